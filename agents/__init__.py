@@ -1,0 +1,66 @@
+"""Agents that play Rook from a seat's view, selected by name everywhere.
+
+| name              | agent                                                    |
+|-------------------|----------------------------------------------------------|
+| ``random``        | uniform over legal actions (:class:`RandomAgent`)        |
+| ``heuristic``     | the app-style "computer player" (:mod:`agents.heuristic`) |
+| ``pimc``          | Perfect-Information Monte-Carlo search (:mod:`agents.pimc`) |
+| ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`) |
+
+Options for an agent may follow its name after a colon-free query string, e.g.
+``pimc?samples=40``; see :func:`make_agent`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crowsnest_env.agent import Agent, RandomAgent
+
+AGENT_NAMES = ("random", "heuristic", "pimc", "checkpoint:PATH")
+
+
+def _parse_options(text: str) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    for part in filter(None, text.split(",")):
+        if "=" not in part:
+            raise ValueError(f"agent option {part!r} must look like key=value")
+        key, raw = part.split("=", 1)
+        val: Any = raw
+        for conv in (int, float):
+            try:
+                val = conv(raw)
+                break
+            except ValueError:
+                continue
+        opts[key.strip()] = val
+    return opts
+
+
+def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
+    """Build an agent from its name: ``random``, ``heuristic``, ``pimc`` or ``checkpoint:PATH``.
+
+    ``name?key=value,key=value`` passes options to the agent's constructor.
+    """
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"agent name must be a non-empty string, got {spec!r}")
+    if spec.startswith("checkpoint:"):
+        from .learned import PolicyAgent
+
+        return PolicyAgent.from_checkpoint(spec[len("checkpoint:"):], seed=seed, **kwargs)
+    name, _, query = spec.partition("?")
+    kwargs = {**_parse_options(query), **kwargs}
+    if name == "random":
+        return RandomAgent(seed=seed, **kwargs)
+    if name == "heuristic":
+        from .heuristic import HeuristicAgent
+
+        return HeuristicAgent(seed=seed, **kwargs)
+    if name == "pimc":
+        from .pimc import PIMCAgent
+
+        return PIMCAgent(seed=seed, **kwargs)
+    raise ValueError(f"unknown agent {spec!r}; valid names: {', '.join(AGENT_NAMES)}")
+
+
+__all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "make_agent"]

@@ -1,0 +1,88 @@
+"""Game records: variant, options, deals and actions as JSON, replayable to the identical state."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from typing import Any
+
+from .rules import CardTables, Phase, State, get_variant
+
+RECORD_FORMAT = "crowsnest-record"
+RECORD_VERSION = 1
+
+
+def new_record(options: dict[str, Any], dealer: int, scores: tuple[int, int]) -> dict[str, Any]:
+    return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "options": dict(options),
+            "dealer": dealer, "scores": list(scores), "deals": [], "actions": []}
+
+
+def deal_entry(state: State) -> dict[str, Any]:
+    """The deal just made, by card names."""
+    names = state.cards.names_of
+    return {"dealer": state.dealer, "hands": [names(h) for h in state.hands], "nest": names(state.nest)}
+
+
+def parse_deal(cards: CardTables, deal: Any) -> tuple[list[int], int]:
+    """``{"hands": [4 lists of card names], "nest": [names]}`` -> bitmasks; ValueError if malformed."""
+    if not isinstance(deal, dict) or set(deal) - {"hands", "nest", "dealer"} or "hands" not in deal:
+        raise ValueError(f"deal must be a dict with keys 'hands' (4 lists of card names) and 'nest', got {deal!r}")
+    hands = deal["hands"]
+    if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+        raise ValueError(f"deal['hands'] must be 4 lists of card names, got {hands!r}")
+    masks = [cards.cards_from_names(list(h)) for h in hands]
+    nest = cards.cards_from_names(list(deal.get("nest", [])))
+    return masks, nest
+
+
+def replay(record: dict[str, Any]) -> State:
+    """Rebuild the state a record ends in, by dealing its deals and applying its actions."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError("not a CrowsNest game record (missing format 'crowsnest-record')")
+    if record.get("version") != RECORD_VERSION:
+        raise ValueError(f"unsupported record version {record.get('version')!r}; expected {RECORD_VERSION}")
+    opts = record["options"]
+    variant = get_variant(opts["variant"], opts.get("crow", True))
+    state = State(variant, dealer=record["dealer"], scores=tuple(record["scores"]))
+    deals = iter(record["deals"])
+    actions = iter(record["actions"])
+    while True:
+        if state.phase is Phase.DEAL:
+            deal = next(deals, None)
+            if deal is None:
+                break
+            hands, nest = parse_deal(state.cards, deal)
+            state.deal_given(hands, nest)
+            continue
+        action = next(actions, None)
+        if action is None or state.phase is Phase.GAME_OVER:
+            break
+        state.apply(action)
+    return state
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write a file so that readers see the old or the new content, never half of it."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def save(record: dict[str, Any], path: str | os.PathLike) -> None:
+    atomic_write_text(path, json.dumps(record, indent=1))
+
+
+def load(path: str | os.PathLike) -> dict[str, Any]:
+    with open(path) as f:
+        return json.load(f)

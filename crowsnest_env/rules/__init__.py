@@ -1,0 +1,23 @@
+"""Pure Rook rules engine (stdlib only): cards, variants, state, legality, scoring, views."""
+
+from __future__ import annotations
+
+from .actions import PASS, ActionLayout, layout_for
+from .cards import CardSet, CardTables, card_list, iter_cards, tables, tables_for
+from .state import (
+    DECISION_PHASES, HandResult, IllegalActionError, Phase, State, new_game, step,
+    trick_winner_offset,
+)
+from .variants import (
+    ALIASES, COLOUR_LETTERS, COLOURS, NUM_COLOURS, NUM_SEATS, PRESETS, VARIANTS, BirdRank,
+    MadeScore, Variant, get_variant,
+)
+from .view import PlayerView, player_view
+
+__all__ = [
+    "ALIASES", "COLOURS", "COLOUR_LETTERS", "DECISION_PHASES", "NUM_COLOURS", "NUM_SEATS",
+    "PASS", "PRESETS", "VARIANTS", "ActionLayout", "BirdRank", "CardSet", "CardTables",
+    "HandResult", "IllegalActionError", "MadeScore", "Phase", "PlayerView", "State",
+    "Variant", "card_list", "get_variant", "iter_cards", "layout_for", "new_game",
+    "player_view", "step", "tables", "tables_for", "trick_winner_offset",
+]
