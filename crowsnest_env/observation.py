@@ -133,6 +133,15 @@ class ObservationEncoder:
             np.concatenate([self._played_idx[s], self._all_rows + self._trick_cols[s]]) for s in range(NUM_SEATS)
         ]
 
+    def __getstate__(self) -> dict:
+        d = dict(self.__dict__)
+        del d["flat"]  # a view of obs; pickling would turn it into a detached copy
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        self.flat = self.obs.reshape(-1)
+
     # ----------------------------------------------------------------- events
     def reset(self, state: State) -> None:
         """Rebuild every row from a freshly dealt (or any) state."""

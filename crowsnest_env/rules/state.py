@@ -297,19 +297,24 @@ class State:
         new.results = self.results[:]
         return new
 
+    _DERIVED = ("cards", "layout", "_legal")  # rebuilt from the variant, not compared or pickled
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__ if n != "_legal")
+        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__ if n not in State._DERIVED)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict:
-        return {n: getattr(self, n) for n in State.__slots__}
+        return {n: getattr(self, n) for n in State.__slots__ if n not in State._DERIVED}
 
     def __setstate__(self, d: dict) -> None:
         for n, val in d.items():
             setattr(self, n, val)
+        self.layout = layout_for(self.variant)
+        self.cards = self.layout.cards
+        self._legal = -1
 
 
 def trick_winner_offset(cards: CardTables, trump: int, trick: list[int] | tuple[int, ...]) -> int:
