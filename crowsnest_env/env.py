@@ -19,13 +19,15 @@ from . import record as record_mod
 from .observation import SCORE_CLIP, ObservationEncoder
 from .render import render_ansi
 from .rules import (
-    COLOURS, NUM_SEATS, IllegalActionError, Phase, PlayerView, State, get_variant, player_view,
+    COLOURS, NUM_SEATS, IllegalActionError, Phase, PlayerView, State, get_variant, iter_cards,
+    player_view,
 )
 
 AGENTS = tuple(f"player_{k}" for k in range(NUM_SEATS))
 EPISODES = ("game", "hand")
 REWARDS = ("score", "win")
 RESET_OPTIONS = ("deal", "dealer", "scores")
+MASK_CACHE_SIZE = 4096
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
@@ -55,9 +57,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self.observation_layout = self._encoder.layout
         self.action_layout = self._encoder.actions
         self.num_actions = self.action_layout.num_actions
-        self._mask_bytes = (self.num_actions + 7) // 8
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
+        self._mask_cache: dict[int, np.ndarray] = {}
         self._obs_space = self._make_obs_space()
         self._act_space = spaces.Discrete(self.num_actions)
         self.game: State | None = None
@@ -108,6 +110,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self.game = State(self.variant, dealer=int(dealer), scores=scores)
         self._record = record_mod.new_record(self.options, int(dealer), scores)
         self._hands_seen = 0
+        self._rewarded = False
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -144,22 +147,27 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         game.apply(action)  # IllegalActionError (a ValueError) names the action and phase
         action = int(action)
         self._record["actions"].append(action)
-        self._clear_rewards()
+        if self._rewarded:  # rewards are non-zero only on the step that scored a hand
+            self._clear_rewards()
+            self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        self.infos[agent].pop("hand", None)
+        info = self.infos[agent]
+        if "hand" in info:
+            del info["hand"]
         self._encoder.step(game, seat, action, prev_phase)
-        if game.phase is Phase.DEAL or game.phase is Phase.GAME_OVER:
+        if game.phase >= Phase.DEAL:
             self._between_deals()
+            self._accumulate_rewards()
         if game.to_move >= 0:
             self.agent_selection = AGENTS[game.to_move]
         self._refresh_masks()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def _between_deals(self) -> None:
         game = self.game
         scored = game.hand_no > self._hands_seen
+        self._rewarded = scored
         if scored:
             self._hands_seen = game.hand_no
             self._hand_scored(game.results[-1])
@@ -192,14 +200,22 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         if self._masked is not None:
             self.infos[self._masked]["action_mask"] = self._zero_mask
             self._masked = None
-        if game.to_move >= 0 and game.phase <= Phase.PLAY and not self.terminations[AGENTS[0]] \
-                and not self.truncations[AGENTS[0]]:
+        if game.to_move >= 0 and game.phase <= Phase.PLAY:
             self._masked = AGENTS[game.to_move]
             self.infos[self._masked]["action_mask"] = self._mask_of(game.legal_mask())
 
     def _mask_of(self, legal: int) -> np.ndarray:
-        raw = np.frombuffer(legal.to_bytes(self._mask_bytes, "little"), dtype=np.uint8)
-        return np.unpackbits(raw, count=self.num_actions, bitorder="little").view(np.int8)
+        """The int8 mask of a legal-action bitmask; masks recur (auction, leads), so they are cached."""
+        mask = self._mask_cache.get(legal)
+        if mask is None:
+            flags = bytearray(self.num_actions)
+            for a in iter_cards(legal):
+                flags[a] = 1
+            mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only: observe() hands out copies  # shared between steps: observe() hands out copies
+            if len(self._mask_cache) >= MASK_CACHE_SIZE:
+                self._mask_cache.clear()
+            self._mask_cache[legal] = mask
+        return mask
 
     # ----------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:

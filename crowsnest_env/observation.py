@@ -31,6 +31,7 @@ Every piece depends only on what the seat may know (no other hand, no hidden nes
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,7 +40,6 @@ import numpy as np
 from .rules import NUM_COLOURS, NUM_SEATS, Phase, State, Variant, iter_cards, layout_for, tables_for
 
 SCORE_CLIP = 10.0
-_VOID_BITS = [np.array([(m >> s) & 1 for s in range(NUM_COLOURS)], np.float32) for m in range(16)]
 
 
 @dataclass(frozen=True)
@@ -101,11 +101,15 @@ def observation_layout(variant: Variant) -> ObservationLayout:
 
 
 class ObservationEncoder:
-    """Holds all four seats' observations as rows of one array and updates them in place.
+    """Holds all four seats' observations as rows of one buffer and updates them in place.
 
-    ``sync(state)`` after every transition; card pieces are updated from the action, the
-    small public pieces are rewritten (a few slice writes).
+    ``obs`` is a ``(4, D)`` float32 numpy view (row = absolute seat) of a flat ``array('f')``
+    that the updates write element by element: a Python ``array`` item write costs a third of
+    a numpy scalar write, and a move touches only a dozen entries. ``reset(state)`` rebuilds
+    everything; ``step(state, seat, action, prev_phase)`` applies one move.
     """
+
+    _SEAT_PIECES = ("to_move", "dealer", "leader", "high_bidder", "declarer", "passed")
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -113,76 +117,88 @@ class ObservationEncoder:
         self.cards = tables_for(variant)
         self.actions = layout_for(variant)
         self.n = self.cards.deck_size
-        self.obs = np.zeros((NUM_SEATS, self.layout.size), dtype=np.float32)
-        self._voids = [0] * NUM_SEATS
-        L = self.layout
-        self.o = {p.name: p.offset for p in L.pieces}
-        rows = np.arange(NUM_SEATS)
-        # column offsets, for a move by absolute seat s, of the relative-seat block in each viewer row
-        self._rel = [((s - rows) % NUM_SEATS) for s in range(NUM_SEATS)]
-        self._rows = rows
-        self._played_cols = [self.o["played"] + self._rel[s] * self.n for s in range(NUM_SEATS)]
-        self._trick_cols = [self.o["trick"] + self._rel[s] * self.n for s in range(NUM_SEATS)]
+        self.size = D = self.layout.size
+        self.buf = array("f", bytes(4 * NUM_SEATS * D))
+        self._make_view()
+        o = self.o = {p.name: p.offset for p in self.layout.pieces}
+        n, nb = self.n, self.actions.num_bids
+
+        def rel_bases(piece: str, block: int) -> list[tuple[int, ...]]:
+            """Per absolute seat s: the flat index, in each viewer's row, of s's relative block."""
+            return [tuple(v * D + o[piece] + ((s - v) % NUM_SEATS) * block for v in range(NUM_SEATS))
+                    for s in range(NUM_SEATS)]
+
+        self._played = rel_bases("played", n)
+        self._trick = rel_bases("trick", n)
+        self._bids = rel_bases("bids", nb)
+        self._voids_at = rel_bases("voids", NUM_COLOURS)
+        self._seat_at = {p: rel_bases(p, 1) for p in self._SEAT_PIECES}
+        self._rows = tuple(v * D for v in range(NUM_SEATS))
+        self._zero_trick = array("f", bytes(4 * NUM_SEATS * n))
+        self._zero_bids = array("f", bytes(4 * nb))
         self._points_scale = 1.0 / variant.total_points
         self._tricks_scale = 1.0 / variant.num_tricks
-        self._init_public()
-        D = self.layout.size
-        self._hand_idx = [s * D + self.o["hand"] for s in range(NUM_SEATS)]
-        self._played_idx = [self._all_rows + self._played_cols[s] for s in range(NUM_SEATS)]
-        self._played_trick_idx = [
-            np.concatenate([self._played_idx[s], self._all_rows + self._trick_cols[s]]) for s in range(NUM_SEATS)
-        ]
+        self._pub: dict[str, object] = {}
+        self._voids = [0] * NUM_SEATS
+
+    def _make_view(self) -> None:
+        self.obs = np.frombuffer(self.buf, dtype=np.float32).reshape(NUM_SEATS, self.size)
 
     def __getstate__(self) -> dict:
         d = dict(self.__dict__)
-        del d["flat"]  # a view of obs; pickling would turn it into a detached copy
+        del d["obs"]  # a view of buf; pickled separately it would detach from the buffer
         return d
 
     def __setstate__(self, d: dict) -> None:
         self.__dict__.update(d)
-        self.flat = self.obs.reshape(-1)
+        self._make_view()
 
     # ----------------------------------------------------------------- events
     def reset(self, state: State) -> None:
-        """Rebuild every row from a freshly dealt (or any) state."""
+        """Rebuild every row from any state (after a deal, or to check the incremental path)."""
         self.obs[:] = 0.0
         self._pub.clear()
         self._voids = [0] * NUM_SEATS
+        buf = self.buf
         for s in range(NUM_SEATS):
             self._set_cards(s, "hand", state.hands[s])
             for c in iter_cards(state.played[s]):
-                self.obs[self._rows, self._played_cols[s] + c] = 1.0
+                for base in self._played[s]:
+                    buf[base + c] = 1.0
         for i, c in enumerate(state.trick):
-            s = (state.leader + i) % NUM_SEATS
-            self.obs[self._rows, self._trick_cols[s] + c] = 1.0
-        if state.declarer >= 0:
-            d = state.declarer
-            if state.phase is not Phase.AUCTION and self.variant.nest_size:
-                self._set_cards(d, "nest_seen", state.nest)
-            self._set_cards(d, "discards", state.discards)
+            for base in self._trick[(state.leader + i) % NUM_SEATS]:
+                buf[base + c] = 1.0
+        if state.declarer >= 0 and state.phase is not Phase.AUCTION and self.variant.nest_size:
+            self._set_cards(state.declarer, "nest_seen", state.nest)
+            self._set_cards(state.declarer, "discards", state.discards)
         for seat, a in state.auction:
             self._auction_event(seat, a)
-        if any(state.voids):
-            self._write_voids(state)
+        for seat in range(NUM_SEATS):
+            self._write_voids(seat, state.voids[seat])
         self._public(state)
 
     def _set_cards(self, seat: int, piece: str, cards: int) -> None:
-        row, off = self.obs[seat], self.o[piece]
-        row[off:off + self.n] = 0.0
+        start = self._rows[seat] + self.o[piece]
+        self.obs.reshape(-1)[start:start + self.n] = 0.0
         for c in iter_cards(cards):
-            row[off + c] = 1.0
+            self.buf[start + c] = 1.0
 
     def step(self, state: State, seat: int, action: int, prev_phase: Phase) -> None:
         """Update after ``seat`` took ``action`` (phase before it: ``prev_phase``)."""
         lay = self.actions
         if action >= lay.play_offset:
-            self._play_event(state, seat, action - lay.play_offset)
+            if self._play_event(state, seat, action - lay.play_offset):
+                self._set_seat("to_move", state.to_move)  # mid-trick: nothing else public moved
+                return
         elif action >= lay.trump_offset:
             pass
         elif action >= lay.discard_offset:
             card = action - lay.discard_offset
-            self.obs[seat, self.o["hand"] + card] = 0.0
-            self.obs[seat, self.o["discards"] + card] = 1.0
+            row = self._rows[seat]
+            self.buf[row + self.o["hand"] + card] = 0.0
+            self.buf[row + self.o["discards"] + card] = 1.0
+            if state.phase is Phase.DISCARD:
+                return  # the declarer discards again: nothing public moved
         else:
             self._auction_event(seat, action)
             if state.phase is not Phase.AUCTION and state.declarer >= 0 and self.variant.nest_size:
@@ -191,63 +207,56 @@ class ObservationEncoder:
         self._public(state)
 
     def _auction_event(self, seat: int, action: int) -> None:
-        rel = self._rel[seat]
+        buf = self.buf
         if action == 0:
-            self.obs[self._rows, self.o["passed"] + rel] = 1.0
+            for i in self._seat_at["passed"][seat]:
+                buf[i] = 1.0
             return
-        nb = self.actions.num_bids
+        nb = len(self._zero_bids)
         k = action - self.actions.bid_offset
-        o_bids = self.o["bids"]
-        for v in range(NUM_SEATS):
-            blk = o_bids + int(rel[v]) * nb
-            self.obs[v, blk:blk + nb] = 0.0
-        self.obs[self._rows, o_bids + rel * nb + k] = 1.0
+        for base in self._bids[seat]:
+            buf[base:base + nb] = self._zero_bids
+            buf[base + k] = 1.0
 
-    def _play_event(self, state: State, seat: int, card: int) -> None:
-        flat = self.flat
-        flat[self._hand_idx[seat] + card] = 0.0
+    def _play_event(self, state: State, seat: int, card: int) -> bool:
+        """Record a played card; True if the trick is still in progress."""
+        buf = self.buf
+        buf[self._rows[seat] + self.o["hand"] + card] = 0.0
+        for base in self._played[seat]:
+            buf[base + card] = 1.0
         if state.trick:
-            flat[self._played_trick_idx[seat] + card] = 1.0
-        else:  # the trick just completed: record the card as played and clear the trick
-            flat[self._played_idx[seat] + card] = 1.0
-            o = self.o["trick"]
-            self.obs[:, o:o + NUM_SEATS * self.n] = 0.0
+            for base in self._trick[seat]:
+                buf[base + card] = 1.0
+        else:  # the trick just completed: clear it
+            zero, size = self._zero_trick, len(self._zero_trick)
+            for row in self._rows:
+                start = row + self.o["trick"]
+                buf[start:start + size] = zero
         if state.voids[seat] != self._voids[seat]:
-            self._write_voids(state)
+            self._write_voids(seat, state.voids[seat])
+        return bool(state.trick)
 
-    def _write_voids(self, state: State) -> None:
-        ov = self.o["voids"]
-        for seat in range(NUM_SEATS):
-            self._voids[seat] = state.voids[seat]
-            bits = _VOID_BITS[state.voids[seat]]
-            for v in range(NUM_SEATS):
-                blk = ov + int(self._rel[seat][v]) * NUM_COLOURS
-                self.obs[v, blk:blk + NUM_COLOURS] = bits
+    def _write_voids(self, seat: int, voids: int) -> None:
+        self._voids[seat] = voids
+        buf = self.buf
+        for base in self._voids_at[seat]:
+            for s in range(NUM_COLOURS):
+                buf[base + s] = float((voids >> s) & 1)
 
     # ---------------------------------------------------------- public pieces
-    # Each public piece is rewritten only when its value changed since the last sync: most
-    # steps change just ``to_move``. Seat one-hots use precomputed flat indices, one per row.
-    _SEAT_PIECES = ("to_move", "dealer", "leader", "high_bidder", "declarer")
-
-    def _init_public(self) -> None:
-        D = self.layout.size
-        self.flat = self.obs.reshape(-1)
-        base = self._rows * D
-        self._seat_idx = {
-            p: [base + self.o[p] + self._rel[s] for s in range(NUM_SEATS)] for p in self._SEAT_PIECES
-        }
-        self._all_rows = base
-        self._pub: dict[str, object] = {}
-
+    # A public piece is rewritten only when its value changed since the last sync: most
+    # steps change just ``to_move``.
     def _set_seat(self, piece: str, seat: int) -> None:
         old = self._pub.get(piece, -1)
         if old == seat:
             return
-        idx = self._seat_idx[piece]
+        at, buf = self._seat_at[piece], self.buf
         if old >= 0:
-            self.flat[idx[old]] = 0.0
+            for i in at[old]:
+                buf[i] = 0.0
         if seat >= 0:
-            self.flat[idx[seat]] = 1.0
+            for i in at[seat]:
+                buf[i] = 1.0
         self._pub[piece] = seat
 
     def _set_index(self, piece: str, k: int) -> None:
@@ -255,11 +264,12 @@ class ObservationEncoder:
         old = self._pub.get(piece, -1)
         if old == k:
             return
-        off = self._all_rows + self.o[piece]
-        if old >= 0:
-            self.flat[off + old] = 0.0
-        if k >= 0:
-            self.flat[off + k] = 1.0
+        off, buf = self.o[piece], self.buf
+        for row in self._rows:
+            if old >= 0:
+                buf[row + off + old] = 0.0
+            if k >= 0:
+                buf[row + off + k] = 1.0
         self._pub[piece] = k
 
     def _public(self, state: State) -> None:
@@ -280,10 +290,8 @@ class ObservationEncoder:
         v = self.variant
         self._set_index("high_bid", (state.high_bid - v.min_bid) // v.bid_step if state.high_bid else -1)
         self._set_index("trump", state.trump)
-        if self._pub.get("tricks") != state.tricks_won or self._pub.get("points") != state.captured:
-            self._pub["tricks"], self._pub["points"] = state.tricks_won[:], state.captured[:]
-            self._team_pair("points", state.captured, self._points_scale)
-            self._team_pair("tricks", state.tricks_won, self._tricks_scale)
+        self._team_pair("points", state.captured, self._points_scale)
+        self._team_pair("tricks", state.tricks_won, self._tricks_scale)
         if self._pub.get("scores") != state.scores:
             self._pub["scores"] = state.scores[:]
             target = 1.0 / v.target
@@ -291,7 +299,10 @@ class ObservationEncoder:
             self._team_pair("scores", sc, 1.0)
 
     def _team_pair(self, piece: str, values, scale: float) -> None:
-        off = self.o[piece]
+        """(my team, other team): seats 0 and 2 see team 0 first, seats 1 and 3 team 1."""
+        off, buf = self.o[piece], self.buf
         a, b = values[0] * scale, values[1] * scale
-        self.obs[0::2, off:off + 2] = (a, b)
-        self.obs[1::2, off:off + 2] = (b, a)
+        for seat, row in enumerate(self._rows):
+            first, second = (a, b) if seat % 2 == 0 else (b, a)
+            buf[row + off] = first
+            buf[row + off + 1] = second
