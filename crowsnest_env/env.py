@@ -61,8 +61,18 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self._zero_mask.flags.writeable = False
         self._mask_cache: dict[int, np.ndarray] = {}
         self._obs_space = self._make_obs_space()
+        self._obs_rows = {a: self._encoder.obs[k] for k, a in enumerate(AGENTS)}  # views, fixed buffer
         self._act_space = spaces.Discrete(self.num_actions)
         self.game: State | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        del d["_obs_rows"]  # views into the encoder's buffer: rebuilt after unpickling
+        return d
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+        self._obs_rows = {a: self._encoder.obs[k] for k, a in enumerate(AGENTS)}
 
     # ------------------------------------------------------------ spaces
     def _make_obs_space(self) -> spaces.Dict:
@@ -109,6 +119,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         scores = _parse_scores(options.get("scores", (0, 0)))
         self.game = State(self.variant, dealer=int(dealer), scores=scores)
         self._record = record_mod.new_record(self.options, int(dealer), scores)
+        self._actions = self._record["actions"]
         self._hands_seen = 0
         self._rewarded = False
         self.agents = list(AGENTS)
@@ -146,7 +157,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         prev_phase = game.phase
         game.apply(action)  # IllegalActionError (a ValueError) names the action and phase
         action = int(action)
-        self._record["actions"].append(action)
+        self._actions.append(action)
         if self._rewarded:  # rewards are non-zero only on the step that scored a hand
             self._clear_rewards()
             self._rewarded = False
@@ -219,9 +230,14 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
 
     # ----------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        return {"observation": self._encoder.obs[seat].copy(),
+        """The seat's observation and mask, as copies that later steps never touch."""
+        return {"observation": self._obs_rows[agent].copy(),
                 "action_mask": self.infos[agent]["action_mask"].copy()}
+
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray:
         """Full information for centralized critics: all four seats' rows, then the nest."""

@@ -142,3 +142,34 @@ def test_step_before_reset_is_an_error():
     env = crowsnest_env.env()
     with pytest.raises(Exception, match="reset"):
         env.step(0)
+
+
+def test_standard_wrapper_stack_also_passes_api_test():
+    from crowsnest_env.wrappers import wrap_standard
+
+    api_test(wrap_standard(crowsnest_env.raw_env(variant="dixie")), num_cycles=300)
+
+
+def test_convention_wrapper_matches_standard_stack():
+    """Same trace of rewards, terminations and agents as PettingZoo's own three wrappers."""
+    from crowsnest_env.wrappers import wrap_standard
+
+    traces = []
+    for make in (crowsnest_env.env, lambda: wrap_standard(crowsnest_env.raw_env())):
+        env = make()
+        env.reset(seed=2)
+        rng = np.random.default_rng(2)
+        for _ in range(30):  # some legal moves first
+            obs, *_ = env.last()
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # an illegal move
+        trace = [(dict(env.terminations), dict(env.truncations), dict(env._cumulative_rewards), env.agent_selection)]
+        for agent in env.agent_iter():
+            _, reward, term, trunc, _ = env.last()
+            trace.append((agent, reward, term, trunc))
+            env.step(None)
+        trace.append(list(env.agents))
+        traces.append(trace)
+    assert traces[0] == traces[1]
+    assert traces[0][-1] == []
