@@ -1,0 +1,441 @@
+"""Duplicate arena: play agents against each other on fixed, seeded deals.
+
+Usage::
+
+    crowsnest-arena --a heuristic --b random --deals 2000 --seed 0 --out results.json
+    crowsnest-arena --round-robin random,heuristic,pimc --deals 500 --games 50 --plot rr.png
+
+A *team* is one agent spec for both seats or two joined by ``+`` (``pimc+heuristic``); the
+first sits in the team's lower seat. Every deal is played at two *tables* with the same
+cards and the same dealer: at table 0 team a holds seats 0 and 2, at table 1 seats 1 and 3.
+The deal's value for team a is the average over both tables of
+``score_change[a's team] - score_change[b's team]``; its mean over deals is the ``adp``.
+
+Determinism (the same numbers on every machine, with any ``--workers``):
+
+- Every seed is :func:`derive_seed` of the run seed and labels (a blake2b hash, never
+  ``hash()``). Deal ``i`` draws its cards from ``Random(derive_seed(seed, "deal", i))``; the
+  dealer is ``i % 4``. Each table builds its own generator from that seed, so after an
+  all-pass redeal both tables see the same *sequence* of deals as long as the agents pass
+  alike (they differ only if the auction at one table passes out and not at the other).
+- Before each hand an agent is ``reset(derive_seed(seed, "agent", ..., seat))``: the seed
+  depends on the deal (or game and hand) and the *physical seat*, not on the table. The
+  agent at seat s therefore draws the same random numbers at both tables, and an agent
+  played against itself scores exactly 0 on every deal when it is a function of its view
+  and seed.
+- Work is split into chunks of deals; results are gathered by deal index and aggregated in
+  deal order. Timings (``speed``, ``elapsed_s``) are the only machine-dependent numbers.
+- After ``max_redeals`` all-pass redeals in a row the hand counts as *passed out*: no
+  contract, score change 0 (the rules allow endless redeals; agents that never bid would
+  hang the arena).
+
+``--games N`` also plays N whole games to the variant's target, in duplicate: hand k of
+game g draws from ``derive_seed(seed, "game", g, "hand", k)`` at both tables. A game still
+running after ``--max-hands`` hands is decided by the higher score (equal: a draw) and
+counted in ``games_capped``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crowsnest_env.agent import Agent
+from crowsnest_env.rules import (
+    DECISION_PHASES, NUM_SEATS, HandResult, IllegalActionError, Phase, State, Variant,
+    get_variant, player_view,
+)
+
+from . import make_agent
+from .ratings import DealRecord, GameRecord, TableGame, TableHand, fit_ratings, summarise_pairing
+
+SCHEMA = "crowsnest-arena/1"
+DEFAULT_MAX_HANDS = 60
+DEFAULT_MAX_REDEALS = 50
+ROLES = ("a", "b")
+
+TeamSpec = str | Sequence[Agent]
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from labels, stable across machines and Python versions."""
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def parse_team(spec: str) -> tuple[str, str]:
+    """``"x"`` -> ``("x", "x")``; ``"x+y"`` -> ``("x", "y")`` (x sits in the lower seat)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a team must be an agent name or two joined by '+', got {spec!r}")
+    names = [n.strip() for n in spec.split("+")]
+    if len(names) > 2 or not all(names):
+        raise ValueError(f"a team is one agent name or two joined by '+', got {spec!r}")
+    return (names[0], names[-1])
+
+
+def split_agent_list(text: str) -> list[str]:
+    """Split ``a,b,pimc?samples=9,depth=2`` on commas; ``key=value`` pieces stay with their agent."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and "?" not in piece and not piece.startswith("checkpoint:"):
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def seat_role(seat: int, table: int) -> tuple[str, int]:
+    """(team role, member index) of ``seat`` at ``table``: team a holds team number ``table``."""
+    return ("a" if seat % 2 == table else "b"), seat // 2
+
+
+@dataclass
+class Clock:
+    """Decisions and seconds spent in ``act`` per (team role, agent name)."""
+
+    totals: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+
+    def add(self, role: str, name: str, calls: int, seconds: float) -> None:
+        entry = self.totals.setdefault((role, name), [0, 0.0])
+        entry[0] += calls
+        entry[1] += seconds
+
+    def merge(self, other: Clock) -> None:
+        for (role, name), (calls, secs) in other.totals.items():
+            self.add(role, name, int(calls), secs)
+
+
+class Lineup:
+    """The four agents of a pairing, by team role and member, with their names."""
+
+    def __init__(self, a: TeamSpec, b: TeamSpec):
+        self.agents: dict[str, tuple[Agent, Agent]] = {}
+        self.names: dict[str, tuple[str, str]] = {}
+        for role, spec in zip(ROLES, (a, b)):
+            if isinstance(spec, str):
+                names = parse_team(spec)
+                self.agents[role] = (make_agent(names[0]), make_agent(names[1]))
+                self.names[role] = names
+            else:
+                if len(spec) != 2:
+                    raise ValueError(f"team {role} needs two agents, got {len(spec)}")
+                self.agents[role] = (spec[0], spec[1])
+                self.names[role] = tuple(getattr(x, "name", type(x).__name__) for x in spec)  # type: ignore[assignment]
+
+    def seat(self, seat: int, table: int) -> tuple[str, str, Agent]:
+        role, member = seat_role(seat, table)
+        return role, self.names[role][member], self.agents[role][member]
+
+
+def play_hand(
+    state: State, lineup: Lineup, table: int, deal_rng: random.Random, agent_seeds: Sequence[int],
+    clock: Clock, max_redeals: int = DEFAULT_MAX_REDEALS, record: list | None = None,
+) -> tuple[HandResult | None, int]:
+    """Deal (and redeal after all-pass) from ``deal_rng`` and play one hand to its score.
+
+    ``state`` must be in phase DEAL. Returns (the hand's result or None if passed out, redeals).
+    """
+    seats = [lineup.seat(s, table) for s in range(NUM_SEATS)]
+    for s, (_, _, agent) in enumerate(seats):
+        agent.reset(agent_seeds[s])
+    scored_before = len(state.results)
+    for redeals in range(max_redeals + 1):
+        state.deal_random(deal_rng)
+        if record is not None:
+            record.append((tuple(state.hands), state.nest))
+        while state.phase in DECISION_PHASES:
+            seat = state.to_move
+            role, name, agent = seats[seat]
+            t0 = time.perf_counter()
+            action = agent.act(player_view(state, seat))
+            clock.add(role, name, 1, time.perf_counter() - t0)
+            try:
+                state.apply(action)
+            except IllegalActionError as err:
+                raise RuntimeError(f"agent {name!r} (team {role}, seat {seat}) chose an illegal action: {err}") from err
+        if len(state.results) > scored_before:
+            return state.results[-1], redeals
+    return None, max_redeals
+
+
+@dataclass(frozen=True)
+class PairingConfig:
+    """Everything a worker needs to play a pairing's deals and games (picklable)."""
+
+    a: str
+    b: str
+    variant: str = "crowsnest"
+    crow: bool = True
+    seed: int = 0
+    max_redeals: int = DEFAULT_MAX_REDEALS
+    max_hands: int = DEFAULT_MAX_HANDS
+
+    def rules(self) -> Variant:
+        return get_variant(self.variant, self.crow)
+
+
+def _table_hand(result: HandResult | None, table: int, redeals: int, deals: list | None) -> TableHand:
+    if result is None:
+        return TableHand(diff_a=0, declarer_role=None, bid=0, made=False, redeals=redeals, deals=deals)
+    a_team = table
+    change = result.score_change
+    role = "a" if result.declarer % 2 == a_team else "b"
+    return TableHand(diff_a=change[a_team] - change[a_team ^ 1], declarer_role=role, bid=result.bid,
+                     made=result.made, redeals=redeals, deals=deals)
+
+
+def play_duplicate_deal(
+    a: TeamSpec, b: TeamSpec, index: int, *, variant: str = "crowsnest", crow: bool = True,
+    seed: int = 0, max_redeals: int = DEFAULT_MAX_REDEALS, record: bool = False,
+    lineup: Lineup | None = None, clock: Clock | None = None,
+) -> DealRecord:
+    """Play deal ``index`` at both tables (teams swap seats; same cards, same dealer).
+
+    ``a``/``b`` are team specs (``"heuristic"``, ``"pimc+random"``) or pairs of agents.
+    With ``record`` each table keeps the (hands, nest) of every deal it saw. A prebuilt
+    ``lineup`` (and ``clock``) lets a caller reuse agents over many deals.
+    """
+    rules = get_variant(variant, crow)
+    lineup = lineup or Lineup(a, b)
+    clock = clock if clock is not None else Clock()
+    agent_seeds = [derive_seed(seed, "agent", "deal", index, s) for s in range(NUM_SEATS)]
+    tables = []
+    for table in range(2):
+        state = State(rules, dealer=index % NUM_SEATS)
+        rng = random.Random(derive_seed(seed, "deal", index))
+        deals: list | None = [] if record else None
+        result, redeals = play_hand(state, lineup, table, rng, agent_seeds, clock, max_redeals, deals)
+        tables.append(_table_hand(result, table, redeals, deals))
+    return DealRecord(index=index, tables=(tables[0], tables[1]))
+
+
+def play_duplicate_game(cfg: PairingConfig, index: int, lineup: Lineup, clock: Clock) -> GameRecord:
+    """Play game ``index`` to the target at both tables, the same deals hand by hand."""
+    rules = cfg.rules()
+    tables = []
+    for table in range(2):
+        state = State(rules, dealer=index % NUM_SEATS)
+        hands = 0
+        while state.phase is not Phase.GAME_OVER and hands < cfg.max_hands:
+            rng = random.Random(derive_seed(cfg.seed, "game", index, "hand", hands))
+            seeds = [derive_seed(cfg.seed, "agent", "game", index, hands, s) for s in range(NUM_SEATS)]
+            result, _ = play_hand(state, lineup, table, rng, seeds, clock, cfg.max_redeals)
+            if result is None:  # passed out: the deal moves on as after a scored hand
+                state.dealer = (state.dealer + 1) % NUM_SEATS
+            hands += 1
+        score_a, score_b = state.scores[table], state.scores[table ^ 1]
+        tables.append(TableGame(score_a=score_a, score_b=score_b, hands=hands,
+                                capped=state.phase is not Phase.GAME_OVER))
+    return GameRecord(index=index, tables=(tables[0], tables[1]))
+
+
+# ------------------------------------------------------------------ tasks and workers
+@dataclass(frozen=True)
+class Task:
+    """A chunk of deals (kind "deal") or games (kind "game") of one pairing."""
+
+    pairing: int
+    cfg: PairingConfig
+    kind: str
+    indices: tuple[int, ...]
+
+
+def run_task(task: Task) -> tuple[int, str, list[DealRecord | GameRecord], Clock]:
+    """Worker entry point: build the agents from their names and play the chunk."""
+    cfg, clock = task.cfg, Clock()
+    lineup = Lineup(cfg.a, cfg.b)
+    if task.kind == "deal":
+        records: list = [
+            play_duplicate_deal(cfg.a, cfg.b, i, variant=cfg.variant, crow=cfg.crow, seed=cfg.seed,
+                                max_redeals=cfg.max_redeals, lineup=lineup, clock=clock)
+            for i in task.indices
+        ]
+    else:
+        records = [play_duplicate_game(cfg, i, lineup, clock) for i in task.indices]
+    return task.pairing, task.kind, records, clock
+
+
+def _chunks(pairing: int, cfg: PairingConfig, kind: str, n: int, size: int) -> Iterator[Task]:
+    for start in range(0, n, size):
+        yield Task(pairing, cfg, kind, tuple(range(start, min(n, start + size))))
+
+
+def _execute(tasks: list[Task], workers: int, progress: Callable[[int], None]) -> Iterator[tuple]:
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            out = run_task(task)
+            progress(len(task.indices))
+            yield out
+        return
+    ctx = multiprocessing.get_context("spawn")  # safe with threads and torch in the parent
+    with ctx.Pool(min(workers, len(tasks))) as pool:
+        for out in pool.imap_unordered(run_task, tasks):
+            progress(len(out[2]))
+            yield out
+
+
+def _validate(specs: Sequence[str], variant: str, crow: bool, deals: int, games: int,
+              workers: int, max_hands: int, max_redeals: int) -> None:
+    get_variant(variant, crow)
+    for name, value, low in (("deals", deals, 1), ("games", games, 0), ("workers", workers, 1),
+                             ("max_hands", max_hands, 1), ("max_redeals", max_redeals, 0)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    for spec in specs:
+        for name in parse_team(spec):
+            make_agent(name)  # raises ValueError naming an unknown agent
+
+
+def run_pairings(
+    pairs: Sequence[tuple[str, str]], *, variant: str = "crowsnest", crow: bool = True,
+    deals: int = 2000, seed: int = 0, workers: int = 1, games: int = 0,
+    max_hands: int = DEFAULT_MAX_HANDS, max_redeals: int = DEFAULT_MAX_REDEALS,
+    progress: bool = False, keep_deals: bool = False,
+) -> list[dict[str, Any]]:
+    """Play several pairings with one worker pool; one summary dict per pairing, in order."""
+    _validate([s for p in pairs for s in p], variant, crow, deals, games, workers, max_hands, max_redeals)
+    cfgs = [PairingConfig(a, b, variant, crow, seed, max_redeals, max_hands) for a, b in pairs]
+    size = max(1, min(25, deals // (4 * workers)))
+    tasks = [t for p, cfg in enumerate(cfgs) for t in _chunks(p, cfg, "deal", deals, size)]
+    tasks += [t for p, cfg in enumerate(cfgs) for t in _chunks(p, cfg, "game", games, 1)]
+    found: list[dict[str, dict[int, Any]]] = [{"deal": {}, "game": {}} for _ in cfgs]
+    clocks = [Clock() for _ in cfgs]
+    bar = _progress_bar(len(cfgs) * (deals + games), progress)
+    try:
+        for p, kind, records, clock in _execute(tasks, workers, bar.update):
+            found[p][kind].update((r.index, r) for r in records)
+            clocks[p].merge(clock)
+    finally:
+        bar.close()
+    return [
+        summarise_pairing(cfg, [found[p]["deal"][i] for i in range(deals)],
+                          [found[p]["game"][i] for i in range(games)], clocks[p], keep_deals)
+        for p, cfg in enumerate(cfgs)
+    ]
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, disable=not enabled, unit="deal", desc="arena", dynamic_ncols=True)
+
+
+def run_pairing(a: str, b: str, **kwargs: Any) -> dict[str, Any]:
+    """Play team ``a`` against team ``b`` (see :func:`run_pairings` for the options)."""
+    return run_pairings([(a, b)], **kwargs)[0]
+
+
+def round_robin_matches(pairings: Sequence[dict[str, Any]]) -> Iterator[tuple[str, str, float]]:
+    """One openskill match per duplicate deal, deal-major so no pairing is rated last."""
+    n = min(len(p["deal_values"]) for p in pairings)
+    for i in range(n):
+        for p in pairings:
+            v = p["deal_values"][i]
+            yield p["a"], p["b"], 1.0 if v > 0 else 0.0 if v < 0 else 0.5
+
+
+def run_round_robin(entrants: Sequence[str], **kwargs: Any) -> dict[str, Any]:
+    """All pairings of ``entrants`` (each a team spec), their adp table and openskill ratings."""
+    if len(entrants) < 2 or len(set(entrants)) != len(entrants):
+        raise ValueError(f"a round robin needs at least two distinct agents, got {list(entrants)}")
+    pairs = [(x, y) for i, x in enumerate(entrants) for y in entrants[i + 1:]]
+    keep = kwargs.pop("keep_deals", False)
+    pairings = run_pairings(pairs, keep_deals=True, **kwargs)
+    ratings = fit_ratings(entrants, round_robin_matches(pairings))
+    adp = [[0.0] * len(entrants) for _ in entrants]
+    for p in pairings:
+        i, j = entrants.index(p["a"]), entrants.index(p["b"])
+        adp[i][j], adp[j][i] = p["adp"], -p["adp"]
+        if not keep:
+            del p["deal_values"]
+    return {"pairings": pairings, "ratings": ratings, "adp_table": {"agents": list(entrants), "adp": adp}}
+
+
+# ------------------------------------------------------------------ output
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
+    """Write JSON to a temp file beside ``path``, then ``os.replace`` it into place."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="crowsnest-arena", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--a", help="team a: an agent name, or two joined by '+' (e.g. pimc+heuristic)")
+    p.add_argument("--b", help="team b, as --a")
+    p.add_argument("--round-robin", metavar="A,B,...", help="play every pairing of these teams and rate them")
+    p.add_argument("--variant", default="crowsnest", help="rules variant (default crowsnest)")
+    p.add_argument("--crow", action=argparse.BooleanOptionalAction, default=True,
+                   help="--no-crow plays the 40-card option (crowsnest and tournament)")
+    p.add_argument("--deals", type=int, default=2000, help="duplicate deals per pairing (default 2000)")
+    p.add_argument("--games", type=int, default=0, help="duplicate whole games per pairing (default 0)")
+    p.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS,
+                   help=f"cap on hands per game; capped games go to the higher score (default {DEFAULT_MAX_HANDS})")
+    p.add_argument("--max-redeals", type=int, default=DEFAULT_MAX_REDEALS,
+                   help=f"all-pass redeals before a hand counts as passed out (default {DEFAULT_MAX_REDEALS})")
+    p.add_argument("--seed", type=int, default=0, help="run seed; fixes every deal (default 0)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--out", help="write the results as JSON (atomically)")
+    p.add_argument("--plot", metavar="FILE.png", help="draw adp with 95%% CIs (and ratings) to a PNG")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``crowsnest-arena`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.round_robin and (args.a or args.b):
+        parser.error("give either --a/--b or --round-robin, not both")
+    if not args.round_robin and not (args.a and args.b):
+        parser.error("give --a and --b (or --round-robin A,B,...)")
+    opts = {"variant": args.variant, "crow": args.crow, "deals": args.deals, "seed": args.seed,
+            "workers": args.workers, "games": args.games, "max_hands": args.max_hands,
+            "max_redeals": args.max_redeals, "progress": not args.no_progress}
+    t0 = time.perf_counter()
+    try:
+        if args.round_robin:
+            report = run_round_robin(split_agent_list(args.round_robin), **opts)
+        else:
+            report = {"pairings": [run_pairing(args.a, args.b, **opts)]}
+    except ValueError as err:
+        parser.error(str(err))
+    report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
+              "target": get_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games, "max_hands": args.max_hands,
+              "max_redeals": args.max_redeals, "workers": args.workers,
+              "elapsed_s": round(time.perf_counter() - t0, 3), **report}
+    from .arena_plot import plot_report, print_report
+
+    print_report(report)
+    if args.out:
+        write_json_atomic(args.out, report)
+    if args.plot:
+        plot_report(report, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
