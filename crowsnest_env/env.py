@@ -19,8 +19,7 @@ from . import record as record_mod
 from .observation import SCORE_CLIP, ObservationEncoder
 from .render import render_ansi
 from .rules import (
-    COLOURS, NUM_SEATS, IllegalActionError, Phase, PlayerView, State, get_variant, iter_cards,
-    player_view,
+    COLOURS, NUM_SEATS, IllegalActionError, Phase, PlayerView, State, get_variant, player_view,
 )
 
 AGENTS = tuple(f"player_{k}" for k in range(NUM_SEATS))
@@ -220,8 +219,11 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         mask = self._mask_cache.get(legal)
         if mask is None:
             flags = bytearray(self.num_actions)
-            for a in iter_cards(legal):
-                flags[a] = 1
+            bits = legal
+            while bits:  # iter_cards inlined: this runs at most steps
+                low = bits & -bits
+                flags[low.bit_length() - 1] = 1
+                bits ^= low
             mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only: observe() hands out copies  # shared between steps: observe() hands out copies
             if len(self._mask_cache) >= MASK_CACHE_SIZE:
                 self._mask_cache.clear()
