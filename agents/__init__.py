@@ -7,8 +7,8 @@
 | ``pimc``          | Perfect-Information Monte-Carlo search (:mod:`agents.pimc`) |
 | ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`) |
 
-Options for an agent may follow its name after a colon-free query string, e.g.
-``pimc?samples=40``; see :func:`make_agent`.
+Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
+see :func:`make_agent`.
 """
 
 from __future__ import annotations

@@ -364,7 +364,3 @@ def step(state: State, action: int) -> State:
     new = state.clone()
     new.apply(action)
     return new
-
-
-def hand_cards(state: State, seat: int) -> list[int]:
-    return list(iter_cards(state.hands[seat]))
