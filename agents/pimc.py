@@ -1,0 +1,97 @@
+"""Perfect-Information Monte-Carlo search: sample the hidden cards, solve each deal, average.
+
+- Play: for each decision, ``samples`` deals consistent with the seat's view are drawn
+  (:mod:`agents._sampler`); each is solved double-dummy (:mod:`agents._solver`) by
+  iterative deepening over whole tricks within ``nodes`` search nodes, the full remaining
+  hand when affordable, else a static estimate at the horizon. A move's value in a deal
+  is the seat's team's (own score change - other team's) for the resulting points,
+  which counts the bid being made or set; the move with the best mean wins, ties broken
+  by the heuristic's choice. ``time_limit`` stops sampling early (after ``min_samples``);
+  ``from_trick`` leaves the first tricks to the heuristic.
+- Bidding, nest discard and trump: the heuristic's rules (:mod:`agents.heuristic`), so
+  PIMC's edge over it comes from card play.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from crowsnest_env.rules import Phase, PlayerView, iter_cards
+
+from ._eval import outcome, power
+from ._sampler import sample_world
+from ._solver import DoubleDummy
+from .heuristic import HeuristicAgent, choose_card
+
+
+class PIMCAgent:
+    """Sampling + double-dummy search in the play; heuristic auction, discard and trump."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, samples: int = 8, nodes: int = 3000,
+                 time_limit: float = 0.15, min_samples: int = 4, trump_bias: float = 1.0,
+                 from_trick: int = 0):
+        self.rng = random.Random(seed)
+        self.samples = int(samples)
+        self.nodes = int(nodes)
+        self.time_limit = float(time_limit)
+        self.min_samples = int(min_samples)
+        self.trump_bias = float(trump_bias)
+        self.from_trick = int(from_trick)  # tricks before this one are played by the heuristic
+        self.heuristic = HeuristicAgent(seed=seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+            self.heuristic.reset(seed)
+
+    def act(self, view: PlayerView) -> int:
+        """A legal action: searched in the play, the heuristic's elsewhere."""
+        if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.from_trick:
+            return self.heuristic.act(view)
+        legal = view.legal >> view.layout.play_offset
+        if legal & (legal - 1) == 0:
+            return view.layout.play_offset + legal.bit_length() - 1
+        scores = self.card_scores(view)
+        return view.layout.play_offset + self._pick(view, scores)
+
+    def card_scores(self, view: PlayerView) -> dict[int, float]:
+        """Mean (team score change - other team's) of each legal card over sampled deals."""
+        legal = list(iter_cards(view.legal >> view.layout.play_offset))
+        totals = dict.fromkeys(legal, 0.0)
+        start = time.perf_counter()
+        n = 0
+        for n in range(1, self.samples + 1):
+            for c, v in self._sample_values(view, legal).items():
+                totals[c] += v
+            if n >= self.min_samples and time.perf_counter() - start > self.time_limit:
+                break
+        return {c: t / n for c, t in totals.items()}
+
+    def _sample_values(self, view: PlayerView, legal: list[int]) -> dict[int, int]:
+        cards, v = view.cards, view.variant
+        hands, nest = sample_world(view, self.rng, trump_bias=self.trump_bias)
+        nest_points = cards.count_points(nest | view.discards)
+        dd = DoubleDummy(cards, view.trump, nest_points)
+        trick = list(view.trick)
+        vals = dd.deepening(hands, view.leader, trick, view.trick_no, view.tricks_won[0], self.nodes)
+        decl_team = view.declarer % 2
+        out = {}
+        for c in legal:
+            rep = dd.representative(hands, view.seat, c, trick)
+            team0 = view.captured[0] + vals[rep]
+            out[c] = outcome(v, decl_team, view.bid, team0, view.team)
+        return out
+
+    def _pick(self, view: PlayerView, scores: dict[int, float]) -> int:
+        best = max(scores.values())
+        top = [c for c, s in scores.items() if s >= best - 1e-9]
+        if len(top) == 1:
+            return top[0]
+        preferred = choose_card(view)
+        if preferred in top:
+            return preferred
+        cards = view.cards
+        return min(top, key=lambda c: (cards.points[c], power(cards, view.trump, c), c))
