@@ -51,8 +51,15 @@ from typing import Any
 
 from crowsnest_env.agent import Agent
 from crowsnest_env.rules import (
-    DECISION_PHASES, NUM_SEATS, HandResult, IllegalActionError, Phase, State, Variant,
-    get_variant, player_view,
+    DECISION_PHASES,
+    NUM_SEATS,
+    HandResult,
+    IllegalActionError,
+    Phase,
+    State,
+    Variant,
+    get_variant,
+    player_view,
 )
 
 from . import make_agent
@@ -424,8 +431,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
-              "target": get_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games, "max_hands": args.max_hands,
-              "max_redeals": args.max_redeals, "workers": args.workers,
+              "target": get_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
+              "max_hands": args.max_hands, "max_redeals": args.max_redeals, "workers": args.workers,
               "elapsed_s": round(time.perf_counter() - t0, 3), **report}
     from .arena_plot import plot_report, print_report
 

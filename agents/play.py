@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from crowsnest_env.render import contract_text, hand_text
 from crowsnest_env.rules import COLOURS, NUM_SEATS, Phase, State, player_view

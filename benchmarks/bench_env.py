@@ -19,7 +19,7 @@ import random
 import sys
 import time
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -17,7 +17,7 @@ for agent in env.agent_iter():
 | Parallel API | No |
 | Manual control | ``crowsnest-play`` |
 | Agents | ``player_0 .. player_3`` (seat k; teams: player_0+player_2 = team 0, player_1+player_3 = team 1) |
-| Observation shape | ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (A,)))``; D = 684 in crowsnest |
+| Observation shape | ``Dict(observation=Box(float32, (D,)), action_mask=Box(int8, (A,)))``; D = 560 in crowsnest |
 | Variants | ``crowsnest`` (default), ``tournament`` (alias ``kentucky_discard``), ``partnership``, ``one_high``, ``red_one``, ``buckeye``, ``dixie``; ``crow=False`` (40 cards) for the first two |
 
 ## Arguments

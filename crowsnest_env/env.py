@@ -19,7 +19,14 @@ from . import record as record_mod
 from .observation import SCORE_CLIP, ObservationEncoder
 from .render import render_ansi
 from .rules import (
-    COLOURS, NUM_SEATS, IllegalActionError, Phase, PlayerView, State, get_variant, player_view,
+    COLOURS,
+    NUM_SEATS,
+    IllegalActionError,
+    Phase,
+    PlayerView,
+    State,
+    get_variant,
+    player_view,
 )
 
 AGENTS = tuple(f"player_{k}" for k in range(NUM_SEATS))
@@ -224,7 +231,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
                 low = bits & -bits
                 flags[low.bit_length() - 1] = 1
                 bits ^= low
-            mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only: observe() hands out copies  # shared between steps: observe() hands out copies
+            mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only: observe() hands out copies
             if len(self._mask_cache) >= MASK_CACHE_SIZE:
                 self._mask_cache.clear()
             self._mask_cache[legal] = mask

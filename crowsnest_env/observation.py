@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -82,7 +82,7 @@ class ObservationLayout:
         return [(p.name, p.offset, p.shape) for p in self.pieces]
 
 
-@lru_cache(maxsize=None)
+@cache
 def observation_layout(variant: Variant) -> ObservationLayout:
     n = tables_for(variant).deck_size
     nb = layout_for(variant).num_bids

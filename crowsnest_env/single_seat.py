@@ -14,7 +14,8 @@ steps unmasked samples); ``illegal_action="raise"`` raises ``IllegalActionError`
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -22,7 +23,6 @@ import numpy as np
 from .agent import Agent, RandomAgent
 from .env import AGENTS, raw_env
 from .rules import NUM_SEATS, IllegalActionError
-
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 

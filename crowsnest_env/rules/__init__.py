@@ -5,12 +5,27 @@ from __future__ import annotations
 from .actions import PASS, ActionLayout, layout_for
 from .cards import CardSet, CardTables, card_list, iter_cards, tables, tables_for
 from .state import (
-    DECISION_PHASES, HandResult, IllegalActionError, Phase, State, new_game, step,
+    DECISION_PHASES,
+    HandResult,
+    IllegalActionError,
+    Phase,
+    State,
+    new_game,
+    step,
     trick_winner_offset,
 )
 from .variants import (
-    ALIASES, COLOUR_LETTERS, COLOURS, NUM_COLOURS, NUM_SEATS, PRESETS, VARIANTS, BirdRank,
-    MadeScore, Variant, get_variant,
+    ALIASES,
+    COLOUR_LETTERS,
+    COLOURS,
+    NUM_COLOURS,
+    NUM_SEATS,
+    PRESETS,
+    VARIANTS,
+    BirdRank,
+    MadeScore,
+    Variant,
+    get_variant,
 )
 from .view import PlayerView, player_view
 

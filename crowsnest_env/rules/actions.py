@@ -16,7 +16,7 @@ crowsnest: B=11, N=41, A=98.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .cards import CardTables, tables_for
 from .variants import COLOUR_LETTERS, COLOURS, NUM_COLOURS, Variant
@@ -101,7 +101,7 @@ def _parse_colour(name: str, arg: str) -> int:
     raise ValueError(f"unknown trump colour in action {name!r}; use one of {', '.join(COLOURS)}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def layout_for(variant: Variant) -> ActionLayout:
     cards = tables_for(variant)
     nb = len(variant.bids)

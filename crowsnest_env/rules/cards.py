@@ -13,9 +13,10 @@ A set of cards is an ``int`` bitmask (``CardSet``): bit ``k`` set means card ``k
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterator, TypeAlias
+from functools import cache
+from typing import TypeAlias
 
 from .variants import COLOUR_LETTERS, NUM_COLOURS, BirdRank, Variant, get_variant
 
@@ -89,7 +90,7 @@ class CardTables:
         return sum(pts[c] for c in iter_cards(cards))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _name_index(tables: CardTables) -> dict[str, int]:
     return {n: i for i, n in enumerate(tables.names)}
 
@@ -105,7 +106,7 @@ def _trump_order(v: Variant, trump: int, bird: int, red_one: int) -> tuple[int, 
     return tuple(order)
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables_for(variant: Variant) -> CardTables:
     """Build (once per variant) the lookup tables used by the engine."""
     v = variant

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from .actions import PASS, ActionLayout, layout_for
-from .cards import CardSet, CardTables, card_list, iter_cards
+from .cards import CardSet, CardTables, card_list
 from .variants import NUM_SEATS, MadeScore, Variant, get_variant
 
 

@@ -8,9 +8,9 @@ and the ``crow`` option. A rule correction is a one-line change to a preset belo
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
 
 
 class BirdRank(enum.Enum):

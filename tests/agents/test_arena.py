@@ -13,8 +13,15 @@ import pytest
 
 from agents import arena
 from agents.arena import (
-    derive_seed, main, parse_team, play_duplicate_deal, run_pairing, run_round_robin, seat_role,
-    split_agent_list, write_json_atomic,
+    derive_seed,
+    main,
+    parse_team,
+    play_duplicate_deal,
+    run_pairing,
+    run_round_robin,
+    seat_role,
+    split_agent_list,
+    write_json_atomic,
 )
 from agents.ratings import student_t_ppf, t_interval, wilson_interval
 from crowsnest_env.agent import RandomAgent

@@ -27,7 +27,8 @@ DEAL = {
 
 
 def test_variants_and_alias():
-    assert crowsnest_env.VARIANTS == ("crowsnest", "tournament", "partnership", "one_high", "red_one", "buckeye", "dixie")
+    assert crowsnest_env.VARIANTS == (
+        "crowsnest", "tournament", "partnership", "one_high", "red_one", "buckeye", "dixie")
     assert crowsnest_env.raw_env(variant="kentucky_discard").variant.name == "tournament"
 
 
@@ -280,7 +281,8 @@ def test_single_seat_illegal_action_modes():
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    ({"seat": 5}, "seat"), ({"others": [RandomAgent()]}, "3 agents"), ({"others": {1: RandomAgent()}}, "exactly the seats"),
+    ({"seat": 5}, "seat"), ({"others": [RandomAgent()]}, "3 agents"),
+    ({"others": {1: RandomAgent()}}, "exactly the seats"),
     ({"others": [object(), RandomAgent(), RandomAgent()]}, "act"), ({"illegal_action": "ignore"}, "illegal_action"),
 ])
 def test_single_seat_bad_arguments(kwargs, match):

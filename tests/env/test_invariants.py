@@ -10,7 +10,14 @@ import pytest
 import crowsnest_env
 from crowsnest_env.observation import ObservationEncoder
 from crowsnest_env.rules import (
-    NUM_SEATS, Phase, State, card_list, get_variant, iter_cards, player_view, step,
+    NUM_SEATS,
+    Phase,
+    State,
+    card_list,
+    get_variant,
+    iter_cards,
+    player_view,
+    step,
 )
 from tests.conftest import VARIANT_IDS, VARIANT_OPTIONS
 
@@ -145,7 +152,7 @@ def test_no_hidden_card_reaches_an_observation(variant, crow):
     checked = 0
     for episode in range(8):
         env.reset(seed=100 + episode)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
@@ -175,4 +182,5 @@ def test_rules_engine_imports_stdlib_only():
                 imported |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 imported.add(node.module.split(".")[0])
-    assert imported and imported <= set(sys.stdlib_module_names) | {"__future__"}, imported - set(sys.stdlib_module_names)
+    allowed = set(sys.stdlib_module_names) | {"__future__"}
+    assert imported and imported <= allowed, imported - allowed

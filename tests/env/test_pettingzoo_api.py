@@ -59,7 +59,8 @@ def test_pickle_round_trip_mid_game():
     clone = pickle.loads(pickle.dumps(env))
     a, b = env.unwrapped, clone.unwrapped
     assert a.game == b.game
-    np.testing.assert_array_equal(a.observe(a.agent_selection)["observation"], b.observe(b.agent_selection)["observation"])
+    np.testing.assert_array_equal(a.observe(a.agent_selection)["observation"],
+                                  b.observe(b.agent_selection)["observation"])
     rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
     for _ in range(40):  # both continue identically
         for e, rng in ((env, rng_a), (clone, rng_b)):
