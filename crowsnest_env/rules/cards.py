@@ -131,9 +131,12 @@ def tables_for(variant: Variant) -> CardTables:
     deck = len(names)
     plain_power = [0] * deck
     for c in range(NUM_COLOURS):
-        for power, r in enumerate(v.plain_order, start=1):
-            plain_power[c * n + v.ranks.index(r)] = power
-    eff_suit, suit_mask, trump_power, trump_order = [], [], [], []
+        for strength, r in enumerate(v.plain_order, start=1):
+            plain_power[c * n + v.ranks.index(r)] = strength
+    eff_suit: list[tuple[int, ...]] = []
+    suit_mask: list[tuple[int, ...]] = []
+    trump_power: list[tuple[int, ...]] = []
+    trump_order: list[tuple[int, ...]] = []
     for t in range(NUM_COLOURS):
         eff = [t if colour[k] < 0 else colour[k] for k in range(deck)]
         masks = [sum(1 << k for k in range(deck) if eff[k] == s) for s in range(NUM_COLOURS)]

@@ -92,7 +92,8 @@ class State:
         self.high_bid, self.high_bidder = 0, -1
         self.auction: list[tuple[int, int]] = []
         self.declarer = self.bid = self.trump = -1
-        self.leader, self.trick, self.trick_no = -1, [], 0
+        self.leader, self.trick_no = -1, 0
+        self.trick: list[int] = []
         self.played = [0, 0, 0, 0]
         self.tricks: list[tuple[int, int, tuple[int, ...]]] = []  # (leader, winner, cards)
         self.captured = [0, 0]
