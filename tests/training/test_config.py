@@ -1,0 +1,72 @@
+"""Config YAML maps 1:1 onto the dataclass: unknown keys and wrong types are named errors."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import pytest
+import yaml
+
+from training.config import (
+    Config,
+    ConfigError,
+    config_from_dict,
+    load_config,
+    save_config,
+)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "configs", "*.yaml"))))
+def test_shipped_configs_load(path):
+    cfg = load_config(path)
+    assert cfg.algo in ("ppo", "dmc")
+
+
+def test_unknown_top_level_key_is_named(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("algo: ppo\nlearning_rat: 0.1\n")
+    with pytest.raises(ConfigError, match="unknown config key 'learning_rat'") as err:
+        load_config(p)
+    assert "bad.yaml" in str(err.value)
+
+
+def test_unknown_nested_key_is_named():
+    with pytest.raises(ConfigError, match=r"unknown config key ppo\.'?gama"):
+        config_from_dict({"ppo": {"gama": 0.9}})
+    with pytest.raises(ConfigError, match="opponents.*'selfplay'"):
+        config_from_dict({"opponents": {"selfplay": 1.0}})
+
+
+@pytest.mark.parametrize("data,field", [
+    ({"total_steps": "many"}, "total_steps"),
+    ({"total_steps": 1.5}, "total_steps"),
+    ({"crow": 1}, "crow"),
+    ({"ppo": {"hidden": 64}}, "ppo.hidden"),
+    ({"ppo": {"hidden": [64, "x"]}}, r"ppo.hidden\[1\]"),
+    ({"dmc": {"epsilon": True}}, "dmc.epsilon"),
+    ({"ppo": 3}, "ppo"),
+])
+def test_wrong_types_are_named(data, field):
+    with pytest.raises(ConfigError, match=field):
+        config_from_dict(data)
+
+
+def test_bad_values():
+    with pytest.raises(ConfigError, match="algo"):
+        config_from_dict({"algo": "a2c"})
+    with pytest.raises(ConfigError, match="unknown variant"):
+        config_from_dict({"variant": "bridge"})
+    with pytest.raises(ConfigError, match="opponents"):
+        config_from_dict({"opponents": {"self_play": 0, "snapshot": 0, "heuristic": 0}})
+
+
+def test_int_accepted_for_float_and_round_trip(tmp_path):
+    cfg = config_from_dict({"ppo": {"learning_rate": 1}, "max_wall_time": 5})
+    assert cfg.ppo.learning_rate == 1.0 and isinstance(cfg.ppo.learning_rate, float)
+    save_config(cfg, tmp_path / "config.yaml")
+    again = load_config(tmp_path / "config.yaml")
+    assert again == cfg
+    assert set(yaml.safe_load((tmp_path / "config.yaml").read_text())) == set(Config.__dataclass_fields__)

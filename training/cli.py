@@ -1,0 +1,67 @@
+"""``crowsnest-train``: train, evaluate in the arena and write the report of one run.
+
+    crowsnest-train --config configs/crowsnest_ppo.yaml [--out runs/NAME] [--resume]
+    python -m training.cli --config configs/tiny_ppo.yaml --out /tmp/tiny
+
+The algorithm is the config's ``algo`` (ppo | dmc). ``--resume`` continues from
+``<out>/checkpoint.pt`` with its step count, optimizer and RNG state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .config import ConfigError, load_config
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="crowsnest-train", description=__doc__.split("\n")[0])
+    p.add_argument("--config", required=True, help="YAML config (configs/*.yaml)")
+    p.add_argument("--out", default=None, help="run folder (default runs/<name>)")
+    p.add_argument("--resume", action="store_true", help="continue from <out>/checkpoint.pt")
+    p.add_argument("--no-eval", action="store_true", help="skip the final arena evaluation and report")
+    return p
+
+
+def run(config: str, out: str | None = None, resume: bool = False, evaluate: bool = True) -> dict[str, Any]:
+    """Train as the config says, then evaluate and write report.md; returns a summary."""
+    cfg = load_config(config)
+    out = out or os.path.join("runs", cfg.name)
+    if resume and not os.path.isfile(os.path.join(out, "checkpoint.pt")):
+        raise FileNotFoundError(f"--resume: no checkpoint at {os.path.join(out, 'checkpoint.pt')}")
+    if cfg.algo == "ppo":
+        from .ppo import train
+    else:
+        from .dmc import train
+    summary = train(cfg, out, resume=resume)
+    if evaluate and cfg.final_eval_deals > 0:
+        from .evaluate import final_evaluation
+        from .report import write_report
+
+        results = final_evaluation(cfg, summary["checkpoint"])
+        with open(os.path.join(out, "eval.json"), "w", encoding="utf-8") as fh:
+            json.dump(results, fh, indent=2)
+        summary["eval"] = {k: {"adp": v["adp"], "adp_ci95": v["adp_ci95"], "made_rate_a": v["made_rate_a"],
+                               "made_rate_b": v["made_rate_b"]} for k, v in results.items()}
+        summary["report"] = write_report(out, cfg, results, summary)
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        summary = run(args.config, args.out, args.resume, evaluate=not args.no_eval)
+    except (ConfigError, FileNotFoundError) as err:
+        print(f"crowsnest-train: error: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: v for k, v in summary.items() if k != "report"}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""What both trainers share: the run folder, seeding, the opponent pool, checkpoints, evaluation.
+
+Run folder layout (``runs/<name>/``):
+
+| path               | content                                                     |
+|--------------------|-------------------------------------------------------------|
+| config.yaml        | the resolved config                                         |
+| tb/                | TensorBoard event files                                     |
+| checkpoint.pt      | latest full checkpoint (weights, optimizer, RNG, step)      |
+| snapshots/*.pt     | agent checkpoints of past policies (opponent pool, ratings) |
+| ratings.json       | openskill ratings of the evaluated snapshots                |
+| eval.json, report.md, *.png | final arena results and the report                 |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from torch.utils.tensorboard import SummaryWriter
+
+from agents.learned import model_from_checkpoint, read_checkpoint
+from crowsnest_env.agent import RandomAgent
+from crowsnest_env.rules import Variant, get_variant
+
+from .checkpoint import load_checkpoint, make_payload, restore_rng, save_checkpoint
+from .config import Config, save_config
+from .rollout import AgentController, AuctionTeacher, NetController, SelfPlayCollector
+
+OPPONENT_KINDS = ("self_play", "snapshot", "heuristic", "random")
+
+
+def seed_everything(seed: int, threads: int) -> None:
+    """The fixed seeding block: python, numpy, torch; deterministic CPU kernels."""
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+    torch.set_num_threads(max(1, threads))
+    torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+class OpponentPool:
+    """Draws the opponent team per episode from the config's mix; keeps past snapshots.
+
+    Snapshots are drawn uniformly from the whole pool (not just the newest), so the policy
+    keeps facing the strategies it has already beaten instead of chasing its own tail.
+    """
+
+    def __init__(self, cfg: Config, make_snapshot: Callable[[nn.Module], NetController], seed: int):
+        mix = cfg.opponents
+        self.weights = [mix.self_play, mix.snapshot, mix.heuristic, mix.random]
+        self.make_snapshot = make_snapshot
+        self.size = cfg.pool_size
+        self.rng = random.Random(seed)
+        self.paths: list[str] = []
+        self.snapshots: list[NetController] = []
+        self.fixed: dict[str, AgentController] = {}
+        self.teacher_auction, self.teacher_train = cfg.teacher_auction, cfg.teacher_train
+        if mix.heuristic > 0 or cfg.teacher_auction > 0:
+            from agents.heuristic import HeuristicAgent
+
+            self.fixed["heuristic"] = AgentController(HeuristicAgent(seed=seed), "heuristic")
+        if mix.random > 0:
+            self.fixed["random"] = AgentController(RandomAgent(seed=seed), "random")
+
+    def add(self, path: str) -> None:
+        model = model_from_checkpoint(read_checkpoint(path))
+        self.paths.append(path)
+        self.snapshots.append(self.make_snapshot(model))
+        if len(self.paths) > self.size:
+            self.paths.pop(0)
+            self.snapshots.pop(0)
+
+    def assigner(self, learner: NetController) -> Callable[[int], tuple[list[Any], tuple[int, ...]]]:
+        """The collector's per-episode callback: controllers per seat and the learner's seats."""
+
+        def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:
+            kind = self.rng.choices(OPPONENT_KINDS, weights=self.weights)[0]
+            if kind == "snapshot" and not self.snapshots:
+                kind = "self_play"
+            me: Any = learner
+            if self.teacher_auction > 0 and self.rng.random() < self.teacher_auction:
+                me = AuctionTeacher(self.fixed["heuristic"], learner, record=self.teacher_train)
+            if kind == "self_play":
+                return [me] * 4, (0, 1, 2, 3)
+            opp = self.rng.choice(self.snapshots) if kind == "snapshot" else self.fixed[kind]
+            team = self.rng.randrange(2)
+            ctrl = [me if s % 2 == team else opp for s in range(4)]
+            return ctrl, (team, team + 2)
+
+        return assign
+
+
+class Run:
+    """The run folder, TensorBoard writer, wall clock, checkpoints and interval evaluations."""
+
+    def __init__(self, cfg: Config, run_dir: str, algo: str):
+        self.cfg, self.dir, self.algo = cfg, run_dir, algo
+        self.variant: Variant = get_variant(cfg.variant, cfg.crow)
+        os.makedirs(os.path.join(run_dir, "snapshots"), exist_ok=True)
+        save_config(cfg, os.path.join(run_dir, "config.yaml"))
+        self.writer = SummaryWriter(os.path.join(run_dir, "tb"))
+        self.start = time.time()
+        self.ckpt_path = os.path.join(run_dir, "checkpoint.pt")
+        self.rating_matches: list[tuple[str, str, float]] = []
+        self.rated: list[str] = []
+
+    def out_of_time(self) -> bool:
+        cap = self.cfg.max_wall_time
+        return cap > 0 and time.time() - self.start >= cap
+
+    def scalars(self, values: dict[str, float], step: int) -> None:
+        for tag, v in values.items():
+            if v is not None and np.isfinite(v):
+                self.writer.add_scalar(tag, v, step)
+
+    # ----------------------------------------------------------------- checkpoints
+    def payload(self, model: nn.Module, spec: dict[str, Any], optimizer: torch.optim.Optimizer | None,
+                step: int, update: int, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        return make_payload(algo=self.algo, model=model, model_spec=spec, variant=self.variant, cfg=self.cfg,
+                            optimizer=optimizer, global_step=step, update=update, extra=extra)
+
+    def save(self, payload: dict[str, Any]) -> None:
+        save_checkpoint(self.ckpt_path, payload)
+
+    def snapshot(self, model: nn.Module, spec: dict[str, Any], step: int, update: int) -> str:
+        """An agent checkpoint (no optimizer) of the current policy under snapshots/."""
+        path = os.path.join(self.dir, "snapshots", f"update_{update:06d}.pt")
+        save_checkpoint(path, self.payload(model, spec, None, step, update))
+        return path
+
+    def resume(self, model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, Any]:
+        """Load checkpoint.pt into model and optimizer, restore the RNGs; returns the checkpoint."""
+        data = load_checkpoint(self.ckpt_path, self.variant, self.algo)
+        model.load_state_dict(data["model"])
+        optimizer.load_state_dict(data["optimizer"])
+        restore_rng(data["rng"])
+        extra = data.get("extra", {})
+        self.rating_matches = [tuple(m) for m in extra.get("rating_matches", [])]
+        self.rated = list(extra.get("rated", []))
+        return data
+
+    def run_extra(self) -> dict[str, Any]:
+        return {"rating_matches": [list(m) for m in self.rating_matches], "rated": list(self.rated),
+                "elapsed": time.time() - self.start}
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, snapshot_path: str, step: int) -> dict[str, Any]:
+        """Arena vs random and heuristic (and the previous evaluated snapshot), logged under eval/."""
+        from .evaluate import arena_scalars, evaluate_agent, rate_snapshots
+
+        cfg = self.cfg
+        if cfg.eval_deals <= 0:
+            return {}
+        name = os.path.splitext(os.path.basename(snapshot_path))[0]
+        opponents = ["random", "heuristic"]
+        prev = self.rated[-1] if (cfg.rate_snapshots and self.rated) else None
+        if prev is not None:
+            opponents.append("checkpoint:" + os.path.join(self.dir, "snapshots", prev + ".pt"))
+        results = evaluate_agent("checkpoint:" + snapshot_path, opponents, cfg, cfg.eval_deals, workers=1)
+        self.scalars(arena_scalars(results), step)
+        if cfg.rate_snapshots:
+            ratings = rate_snapshots(self, name, results)
+            mine = next(r for r in ratings if r["agent"] == name)
+            self.scalars({"eval/rating_ordinal": mine["ordinal"], "eval/rating_mu": mine["mu"]}, step)
+            with open(os.path.join(self.dir, "ratings.json"), "w", encoding="utf-8") as fh:
+                json.dump({"step": step, "ratings": ratings}, fh, indent=2)
+        return results
+
+    def close(self) -> None:
+        self.writer.flush()
+        self.writer.close()
+
+
+def collector_state(c: SelfPlayCollector) -> dict[str, Any]:
+    return {"rng": c.rng.getstate(), "games": [g.rng.getstate() for g in c.games]}
+
+
+def restore_collector(c: SelfPlayCollector, state: dict[str, Any]) -> None:
+    from .checkpoint import _tuplify
+
+    c.rng.setstate(_tuplify(state["rng"]))
+    for g, s in zip(c.games, state["games"]):
+        g.rng.setstate(_tuplify(s))

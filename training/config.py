@@ -1,0 +1,259 @@
+"""Typed training configuration: YAML files in ``configs/`` map 1:1 onto :class:`Config`.
+
+Unknown keys are an error naming the key (and where it sits); a value of the wrong type is
+an error naming the field and the expected type. The resolved config (defaults filled in) is
+written to the run directory as ``config.yaml``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import typing
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import yaml
+
+ALGOS = ("ppo", "dmc")
+EPISODES = ("hand", "game")
+
+
+class ConfigError(ValueError):
+    """A config file that does not fit :class:`Config` (unknown key, wrong type, bad value)."""
+
+
+@dataclass
+class OpponentMix:
+    """Proportions of the opponent team drawn per episode (normalised; the learner holds one team)."""
+
+    self_play: float = 0.5
+    """the current policy (all four seats then produce training data)"""
+    snapshot: float = 0.3
+    """a past snapshot drawn uniformly from the pool (falls back to self_play while it is empty)"""
+    heuristic: float = 0.2
+    """the rule-based heuristic agent (agents.heuristic)"""
+    random: float = 0.0
+    """the uniform random agent"""
+
+
+@dataclass
+class PPOArgs:
+    """PPO hyper-parameters (CleanRL names where they exist)."""
+
+    num_envs: int = 32
+    """games stepped side by side (their decisions are batched through the network)"""
+    rollout_steps: int = 4096
+    """learner decisions collected per update (whole episodes; the last one may overshoot)"""
+    learning_rate: float = 3e-4
+    """Adam step size"""
+    anneal_lr: bool = True
+    """decay the learning rate linearly to zero over total_steps"""
+    gamma: float = 1.0
+    """discount per own decision (episodes are one hand: undiscounted)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    update_epochs: int = 4
+    """passes over each rollout"""
+    minibatch_size: int = 512
+    """transitions per gradient step"""
+    clip_coef: float = 0.2
+    """PPO ratio clipping"""
+    clip_vloss: bool = False
+    """clip the value loss as in the PPO paper's code"""
+    norm_adv: bool = True
+    """normalise advantages per minibatch"""
+    ent_coef: float = 0.01
+    """entropy bonus (entropy over legal actions only)"""
+    vf_coef: float = 0.5
+    """value loss weight"""
+    max_grad_norm: float = 0.5
+    """gradient clipping"""
+    target_kl: float = 0.0
+    """stop the epochs early above this approximate KL (0 = never)"""
+    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    """MLP trunk sizes"""
+
+
+@dataclass
+class DMCArgs:
+    """Deep Monte-Carlo (DouZero) hyper-parameters."""
+
+    num_actors: int = 1
+    """actor processes feeding the learner through a queue (0 = collect in-process, deterministic)"""
+    num_envs: int = 16
+    """games per actor stepped side by side"""
+    rollout_steps: int = 2048
+    """learner decisions per actor message (and per in-process collection)"""
+    batch_size: int = 256
+    """transitions per gradient step"""
+    learning_rate: float = 3e-4
+    """Adam step size"""
+    epsilon: float = 0.05
+    """epsilon-greedy exploration of the acting learner seats"""
+    gamma: float = 1.0
+    """discount of the Monte-Carlo return"""
+    max_grad_norm: float = 40.0
+    """gradient clipping"""
+    sync_interval: int = 1
+    """learner updates between copies of the weights to the actors"""
+    hidden: list[int] = field(default_factory=lambda: [256, 256])
+    """state trunk sizes"""
+    action_embed: int = 32
+    """action embedding size"""
+    queue_size: int = 8
+    """actor messages buffered in the queue"""
+
+
+@dataclass
+class Config:
+    """One training run. ``algo`` picks the trainer; its section (``ppo`` or ``dmc``) applies."""
+
+    name: str = "run"
+    """run name (default output folder runs/<name>)"""
+    algo: str = "ppo"
+    """trainer: ppo | dmc"""
+    seed: int = 1
+    """seeds python random, numpy, torch and the deals"""
+    variant: str = "crowsnest"
+    """rules preset (crowsnest_env.VARIANTS)"""
+    crow: bool = True
+    """play with the bird (False: 40-card option, crowsnest and tournament only)"""
+    episode: str = "hand"
+    """training episode: one scored hand, or a whole game to the target"""
+    max_hands: int = 40
+    """cap on hands per training game (episode=game)"""
+    total_steps: int = 1_000_000
+    """budget in learner decisions (env steps that produce training data)"""
+    max_wall_time: float = 0.0
+    """stop training after this many seconds (0 = no cap); evaluation time not included"""
+    torch_threads: int = 1
+    """torch.set_num_threads in the learner (1: on a 2-core box a second OpenMP thread costs more than it gives)"""
+    opponents: OpponentMix = field(default_factory=OpponentMix)
+    """the opponent team's mix"""
+    teacher_auction: float = 0.0
+    """fraction of episodes whose learner-seat auction is bid by the heuristic (those bids are not
+    trained on; the discard, trump and card play that follow are): keeps contracts, and so
+    card-play data, flowing when the policy has learnt to pass everything"""
+    teacher_train: bool = False
+    """also train on those teacher bids (with the learner's log-prob and value of them), so the
+    policy learns to bid from the bids that paid off"""
+    snapshot_interval: int = 10
+    """updates between snapshots added to the opponent pool"""
+    pool_size: int = 20
+    """snapshots kept in the pool (oldest dropped)"""
+    checkpoint_interval: int = 10
+    """updates between checkpoints (and always at the end)"""
+    eval_interval: int = 20
+    """updates between arena evaluations during training (0 = none)"""
+    eval_deals: int = 200
+    """duplicate deals per opponent in each interval evaluation"""
+    rate_snapshots: bool = True
+    """at each evaluation, also play the previous evaluated snapshot and update openskill ratings"""
+    final_eval_deals: int = 1000
+    """duplicate deals per opponent in the final evaluation (0 = skip)"""
+    eval_workers: int = 2
+    """arena worker processes in the final evaluation"""
+    eval_seed: int = 12345
+    """arena seed (fixed deals, comparable across runs)"""
+    log_interval: int = 1
+    """updates between scalar logs"""
+    progress: bool = True
+    """tqdm progress bar"""
+    ppo: PPOArgs = field(default_factory=PPOArgs)
+    """PPO section"""
+    dmc: DMCArgs = field(default_factory=DMCArgs)
+    """DMC section"""
+
+    def validate(self) -> Config:
+        _choice("algo", self.algo, ALGOS)
+        _choice("episode", self.episode, EPISODES)
+        from crowsnest_env.rules import get_variant
+
+        try:
+            get_variant(self.variant, self.crow)
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
+        for name in ("total_steps", "snapshot_interval", "pool_size", "checkpoint_interval", "log_interval"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if not 0.0 <= self.teacher_auction <= 1.0:
+            raise ConfigError(f"teacher_auction must be in [0, 1], got {self.teacher_auction}")
+        mix = asdict(self.opponents)
+        if any(v < 0 for v in mix.values()) or sum(mix.values()) <= 0:
+            raise ConfigError(f"opponents proportions must be >= 0 with a positive sum, got {mix}")
+        if self.ppo.minibatch_size < 1 or self.ppo.rollout_steps < 1 or self.dmc.batch_size < 1:
+            raise ConfigError("rollout_steps, minibatch_size and batch_size must be >= 1")
+        if self.dmc.num_actors < 0:
+            raise ConfigError(f"dmc.num_actors must be >= 0, got {self.dmc.num_actors}")
+        return self
+
+
+def _choice(name: str, value: str, valid: tuple[str, ...]) -> None:
+    if value not in valid:
+        raise ConfigError(f"{name} must be one of {', '.join(valid)}; got {value!r}")
+
+
+def _convert(value: Any, tp: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where} must be a mapping of {tp.__name__} fields, got {type(value).__name__}")
+        return _build(tp, value, where + ".")
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        if not isinstance(value, list):
+            raise ConfigError(f"{where} must be a list, got {type(value).__name__} {value!r}")
+        return [_convert(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{where} must be a number, got {type(value).__name__} {value!r}")
+        return float(value)
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where} must be an integer, got {type(value).__name__} {value!r}")
+        return value
+    if tp is bool or tp is str:
+        if not isinstance(value, tp):
+            raise ConfigError(f"{where} must be a {tp.__name__}, got {type(value).__name__} {value!r}")
+        return value
+    raise ConfigError(f"{where}: unsupported field type {tp!r}")
+
+
+def _build(cls: type, data: dict[str, Any], prefix: str = "") -> Any:
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = [k for k in data if k not in names]
+    if unknown:
+        where = f" in {prefix[:-1]}" if prefix else ""
+        raise ConfigError(f"unknown config key {prefix}{unknown[0]!r}; valid keys{where}: {', '.join(names)}")
+    kwargs = {k: _convert(v, hints[k], prefix + k) for k, v in data.items()}
+    return cls(**kwargs)
+
+
+def config_from_dict(data: dict[str, Any] | None) -> Config:
+    """A validated :class:`Config` from a mapping (as read from YAML)."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"a config must be a mapping of fields, got {type(data).__name__}")
+    return _build(Config, data).validate()
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read a YAML config; ConfigError names the file and the offending key."""
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    try:
+        return config_from_dict(data)
+    except ConfigError as err:
+        raise ConfigError(f"{os.fspath(path)}: {err}") from None
+
+
+def config_to_dict(cfg: Config) -> dict[str, Any]:
+    return asdict(cfg)
+
+
+def save_config(cfg: Config, path: str | os.PathLike[str]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        yaml.safe_dump(config_to_dict(cfg), fh, sort_keys=False)

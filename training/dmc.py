@@ -1,0 +1,234 @@
+"""Deep Monte-Carlo (DouZero) self-play: a Q(s, a) network regressed on Monte-Carlo returns.
+
+Read top to bottom. Actors play with an epsilon-greedy policy over Q of the legal actions
+(the same :class:`~training.rollout.SelfPlayCollector` and opponent pool as PPO), turn each
+learner transition's rewards into its Monte-Carlo return, and send ``(obs, action, return)``
+batches to the learner through a queue. The learner regresses Q(s, a) on the returns with MSE
+and publishes its weights to the actors through a model in shared memory.
+
+``dmc.num_actors = 0`` collects in the learner's process (deterministic; used by the tests);
+``N > 0`` starts N actor processes (``torch.multiprocessing``, spawn).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue as queue_mod
+import time
+from typing import Any
+
+import numpy as np
+import torch
+import torch.multiprocessing as mp
+from tqdm import tqdm
+
+from agents.learned import QNet
+from crowsnest_env.observation import observation_layout
+from crowsnest_env.rules import get_variant, layout_for
+
+from .common import (
+    OpponentPool,
+    Run,
+    collector_state,
+    restore_collector,
+    seed_everything,
+)
+from .config import Config
+from .losses import dmc_loss, mc_returns
+from .ppo import _tuple, rollout_scalars
+from .rollout import NetController, SelfPlayCollector
+
+
+def learner_controller(model: QNet, epsilon: float) -> NetController:
+    """Epsilon-greedy over Q of the legal actions (random choices from torch's generator)."""
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        m = torch.from_numpy(masks)
+        with torch.no_grad():
+            greedy = model.q_legal(torch.from_numpy(obs), m).argmax(-1)
+        explore = torch.rand(len(obs)) < epsilon
+        if explore.any():
+            uniform = torch.multinomial(m[explore].float(), 1).squeeze(-1)
+            greedy[explore] = uniform
+        return greedy.numpy(), {}
+
+    return NetController(act, "self_play", score=lambda obs, masks, actions: {})
+
+
+def greedy_controller(model: torch.nn.Module) -> NetController:
+    def act(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        with torch.no_grad():
+            return model.q_legal(torch.from_numpy(obs), torch.from_numpy(masks)).argmax(-1).numpy(), {}
+
+    return NetController(act, "snapshot")
+
+
+def make_model(cfg: Config) -> tuple[QNet, dict[str, Any]]:
+    variant = get_variant(cfg.variant, cfg.crow)
+    spec = {"hidden": list(cfg.dmc.hidden), "action_embed": cfg.dmc.action_embed}
+    model = QNet(observation_layout(variant).size, layout_for(variant).num_actions, cfg.dmc.hidden,
+                 cfg.dmc.action_embed)
+    return model, spec
+
+
+def collect_batch(cfg: Config, collector: SelfPlayCollector, pool: OpponentPool, model: QNet) -> dict[str, Any]:
+    """One actor message: learner transitions with their Monte-Carlo returns, and rollout stats."""
+    ro = collector.collect(pool.assigner(learner_controller(model, cfg.dmc.epsilon)), cfg.dmc.rollout_steps)
+    return {"obs": ro.obs, "actions": ro.actions, "returns": mc_returns(ro.rewards, ro.dones, cfg.dmc.gamma),
+            "stats": rollout_scalars(ro), "env_steps": ro.env_steps}
+
+
+def _sync_pool(pool: OpponentPool, run_dir: str) -> None:
+    path = os.path.join(run_dir, "snapshots", "pool.json")
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as fh:
+        paths = json.load(fh)
+    for p in paths:
+        if p not in pool.paths:
+            pool.add(p)
+
+
+def actor_main(actor: int, cfg: Config, run_dir: str, shared: QNet, queue: Any, stop: Any) -> None:
+    """Actor process: copy the shared weights, play, send; until ``stop`` is set."""
+    seed_everything(cfg.seed + 1000 * (actor + 1), 1)
+    variant = get_variant(cfg.variant, cfg.crow)
+    local, _ = make_model(cfg)
+    pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1000 * (actor + 1) + 1)
+    collector = SelfPlayCollector(variant, cfg.dmc.num_envs, cfg.seed + 1000 * (actor + 1) + 2,
+                                  cfg.episode, cfg.max_hands)
+    while not stop.is_set():
+        local.load_state_dict(shared.state_dict())
+        _sync_pool(pool, run_dir)
+        msg = collect_batch(cfg, collector, pool, local)
+        while not stop.is_set():
+            try:
+                queue.put(msg, timeout=0.5)
+                break
+            except queue_mod.Full:
+                continue
+
+
+def _publish_pool(run: Run, pool: OpponentPool) -> None:
+    path = os.path.join(run.dir, "snapshots", "pool.json")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(pool.paths, fh)
+    os.replace(tmp, path)
+
+
+def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
+    args = cfg.dmc
+    # --- seeding
+    seed_everything(cfg.seed, cfg.torch_threads)
+    run = Run(cfg, run_dir, "dmc")
+
+    # --- model, optimizer, opponents, in-process collector
+    model, spec = make_model(cfg)
+    optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
+    pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1)
+    collector = SelfPlayCollector(run.variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
+    global_step = update = 0
+    if resume:
+        data = run.resume(model, optimizer)
+        global_step, update = data["global_step"], data["update"]
+        extra = data["extra"]
+        for p in extra.get("pool", []):
+            pool.add(p)
+        pool.rng.setstate(_tuple(extra["pool_rng"]))
+        restore_collector(collector, extra["collector"])
+    _publish_pool(run, pool)
+
+    def checkpoint_extra() -> dict[str, Any]:
+        return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
+                "collector": collector_state(collector)}
+
+    # --- actors
+    actors, queue, stop, shared = [], None, None, None
+    if args.num_actors > 0:
+        ctx = mp.get_context("spawn")
+        shared, _ = make_model(cfg)
+        shared.load_state_dict(model.state_dict())
+        shared.share_memory()
+        queue, stop = ctx.Queue(maxsize=args.queue_size), ctx.Event()
+        for i in range(args.num_actors):
+            p = ctx.Process(target=actor_main, args=(i, cfg, run_dir, shared, queue, stop), daemon=True)
+            p.start()
+            actors.append(p)
+
+    bar = tqdm(total=cfg.total_steps, initial=min(global_step, cfg.total_steps), disable=not cfg.progress,
+               unit="step", desc="dmc", dynamic_ncols=True)
+    try:
+        while global_step < cfg.total_steps and not run.out_of_time():
+            t0 = time.time()
+            # --- data: from the actors' queue, or collected here
+            if queue is None:
+                msg = collect_batch(cfg, collector, pool, model)
+            else:
+                msg = queue.get()
+            t_data = time.time() - t0
+            update += 1
+            n = len(msg["actions"])
+            global_step += n
+
+            # --- regress Q(s, a) on the Monte-Carlo returns
+            obs, actions = torch.from_numpy(msg["obs"]), torch.from_numpy(msg["actions"])
+            returns = torch.from_numpy(msg["returns"])
+            perm = torch.randperm(n)
+            losses = []
+            for start in range(0, n, args.batch_size):
+                mb = perm[start:start + args.batch_size]
+                loss = dmc_loss(model, obs[mb], actions[mb], returns[mb])
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                optimizer.step()
+                losses.append(loss.item())
+            if shared is not None and update % args.sync_interval == 0:
+                shared.load_state_dict(model.state_dict())
+
+            # --- logging
+            dt = time.time() - t0
+            if update % cfg.log_interval == 0:
+                scalars = {"losses/value_loss": float(np.mean(losses)) if losses else None,
+                           "charts/SPS": n / dt, "charts/env_SPS": msg["env_steps"] / dt,
+                           "charts/data_wait_fraction": t_data / dt, "charts/epsilon": args.epsilon,
+                           "charts/mean_return_target": float(msg["returns"].mean()) if n else None}
+                scalars.update(msg["stats"])
+                run.scalars(scalars, global_step)
+            bar.update(min(global_step, cfg.total_steps) - bar.n)
+
+            # --- snapshots, checkpoints, evaluation
+            snap = None
+            if update % cfg.snapshot_interval == 0:
+                model.eval()
+                snap = run.snapshot(model, spec, global_step, update)
+                pool.add(snap)
+                _publish_pool(run, pool)
+            if cfg.eval_interval and update % cfg.eval_interval == 0:
+                snap = snap or run.snapshot(model, spec, global_step, update)
+                run.evaluate(snap, global_step)
+            if update % cfg.checkpoint_interval == 0:
+                run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+    finally:
+        bar.close()
+        if stop is not None:
+            stop.set()
+            _drain(queue)
+            for p in actors:
+                p.join(timeout=10)
+                if p.is_alive():
+                    p.terminate()
+    run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+    run.close()
+    return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
+            "elapsed": time.time() - run.start}
+
+
+def _drain(queue: Any) -> None:
+    try:
+        while True:
+            queue.get(timeout=0.2)
+    except (queue_mod.Empty, OSError, ValueError):
+        pass

@@ -1,0 +1,183 @@
+"""PPO self-play with invalid-action masking; one network shared by all four seats.
+
+Read top to bottom (CleanRL's ``ppo.py`` is the model). Seat-relative observations let one
+actor-critic play any seat. Each update:
+
+1. collect whole episodes (one hand, or one game) with ``SelfPlayCollector``: the learner
+   holds one team (all four seats in pure self-play), the other team is drawn per episode
+   from the opponent pool (current policy, past snapshots, heuristic; proportions in the config);
+2. credit each seat's transitions with the rewards that land before its next decision
+   (:func:`training.rollout.attribute_rewards`), then GAE per seat trajectory;
+3. ``update_epochs`` passes of clipped PPO over shuffled minibatches.
+
+Metric tags: ``charts/`` (returns, SPS, learning rate), ``losses/`` (policy, value, entropy,
+KL, clip fraction, explained variance), ``eval/`` (arena figures, snapshot rating).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents.learned import ActorCritic, masked_logits
+from crowsnest_env.observation import observation_layout
+from crowsnest_env.rules import layout_for
+
+from .common import (
+    OpponentPool,
+    Run,
+    collector_state,
+    restore_collector,
+    seed_everything,
+)
+from .config import Config
+from .losses import MaskedCategorical, compute_gae, explained_variance, ppo_loss
+from .rollout import NetController, Rollout, SelfPlayCollector
+
+
+def learner_controller(model: ActorCritic) -> NetController:
+    """Samples from the masked policy; stores log-prob and value with each transition."""
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        with torch.no_grad():
+            logits, value = model(torch.from_numpy(obs))
+            dist = MaskedCategorical(logits, torch.from_numpy(masks))
+            action = dist.sample()
+            return action.numpy(), {"logprob": dist.log_prob(action).numpy(), "value": value.numpy()}
+
+    def score(obs: np.ndarray, masks: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
+        with torch.no_grad():
+            logits, value = model(torch.from_numpy(obs))
+            dist = MaskedCategorical(logits, torch.from_numpy(masks))
+            return {"logprob": dist.log_prob(torch.from_numpy(actions)).numpy(), "value": value.numpy()}
+
+    return NetController(act, "self_play", score)
+
+
+def snapshot_controller(model: torch.nn.Module) -> NetController:
+    """A past policy, sampling like the learner (no transitions kept)."""
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        with torch.no_grad():
+            logits = masked_logits(model(torch.from_numpy(obs))[0], torch.from_numpy(masks))
+            return torch.multinomial(torch.softmax(logits, -1), 1).squeeze(-1).numpy(), {}
+
+    return NetController(act, "snapshot")
+
+
+def rollout_scalars(r: Rollout) -> dict[str, float]:
+    out = {"charts/episodic_return": float(np.mean(r.episode_returns)) if r.episode_returns else None,
+           "charts/episodes": r.episodes,
+           "charts/made_rate": r.made / r.declared if r.declared else None}
+    for opp, rets in r.opponent_returns.items():
+        out[f"charts/return_vs_{opp}"] = float(np.mean(rets))
+    return out
+
+
+def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
+    args = cfg.ppo
+    # --- seeding (fixed order: python, numpy, torch; then everything drawn from them)
+    seed_everything(cfg.seed, cfg.torch_threads)
+    run = Run(cfg, run_dir, "ppo")
+    variant = run.variant
+    obs_size, num_actions = observation_layout(variant).size, layout_for(variant).num_actions
+
+    # --- model, optimizer, opponents, collector
+    spec = {"hidden": list(args.hidden)}
+    model = ActorCritic(obs_size, num_actions, args.hidden)
+    optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
+    pool = OpponentPool(cfg, snapshot_controller, seed=cfg.seed + 1)
+    collector = SelfPlayCollector(variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
+    learner = learner_controller(model)
+    global_step = update = 0
+    if resume:
+        data = run.resume(model, optimizer)
+        global_step, update = data["global_step"], data["update"]
+        extra = data["extra"]
+        for p in extra.get("pool", []):
+            pool.add(p)
+        pool.rng.setstate(_tuple(extra["pool_rng"]))
+        restore_collector(collector, extra["collector"])
+
+    def checkpoint_extra() -> dict[str, Any]:
+        return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
+                "collector": collector_state(collector)}
+
+    bar = tqdm(total=cfg.total_steps, initial=min(global_step, cfg.total_steps), disable=not cfg.progress,
+               unit="step", desc="ppo", dynamic_ncols=True)
+    while global_step < cfg.total_steps and not run.out_of_time():
+        update += 1
+        t0 = time.time()
+        if args.anneal_lr:
+            frac = max(0.0, 1.0 - global_step / cfg.total_steps)
+            optimizer.param_groups[0]["lr"] = frac * args.learning_rate
+
+        # --- rollout
+        model.eval()
+        ro = collector.collect(pool.assigner(learner), args.rollout_steps)
+        global_step += len(ro)
+        t_collect = time.time() - t0
+        values = ro.extras["value"]
+        advantages, returns = compute_gae(ro.rewards, values, ro.dones, args.gamma, args.gae_lambda)
+
+        # --- optimise policy and value
+        model.train()
+        b_obs, b_masks = torch.from_numpy(ro.obs), torch.from_numpy(ro.masks)
+        b_actions = torch.from_numpy(ro.actions)
+        b_logprobs, b_values = torch.from_numpy(ro.extras["logprob"]), torch.from_numpy(values)
+        b_adv, b_ret = torch.from_numpy(advantages), torch.from_numpy(returns)
+        n = len(ro)
+        stats: dict[str, list[float]] = {}
+        for _epoch in range(args.update_epochs):
+            perm = torch.randperm(n)
+            for start in range(0, n, args.minibatch_size):
+                mb = perm[start:start + args.minibatch_size]
+                loss, s = ppo_loss(model, b_obs[mb], b_masks[mb], b_actions[mb], b_logprobs[mb], b_adv[mb],
+                                   b_ret[mb], b_values[mb], clip_coef=args.clip_coef, ent_coef=args.ent_coef,
+                                   vf_coef=args.vf_coef, clip_vloss=args.clip_vloss, norm_adv=args.norm_adv)
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                optimizer.step()
+                for k, v in s.items():
+                    stats.setdefault(k, []).append(v)
+            if args.target_kl > 0 and np.mean(stats["approx_kl"][-1:]) > args.target_kl:
+                break
+
+        # --- logging
+        dt = time.time() - t0
+        if update % cfg.log_interval == 0:
+            scalars = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
+            scalars["losses/explained_variance"] = explained_variance(values, returns)
+            scalars.update(rollout_scalars(ro))
+            scalars["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
+            scalars["charts/SPS"] = len(ro) / dt
+            scalars["charts/env_SPS"] = ro.env_steps / dt
+            scalars["charts/collect_fraction"] = t_collect / dt
+            run.scalars(scalars, global_step)
+        bar.update(min(global_step, cfg.total_steps) - bar.n)
+        bar.set_postfix(ret=f"{np.mean(ro.episode_returns):+.3f}", sps=f"{len(ro) / dt:.0f}")
+
+        # --- snapshots, checkpoints, evaluation
+        snap = None
+        if update % cfg.snapshot_interval == 0:
+            snap = run.snapshot(model, spec, global_step, update)
+            pool.add(snap)
+        if cfg.eval_interval and update % cfg.eval_interval == 0:
+            snap = snap or run.snapshot(model, spec, global_step, update)
+            run.evaluate(snap, global_step)
+        if update % cfg.checkpoint_interval == 0:
+            run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+    bar.close()
+    run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+    run.close()
+    return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
+            "elapsed": time.time() - run.start}
+
+
+def _tuple(x: Any) -> Any:
+    return tuple(_tuple(v) for v in x) if isinstance(x, (list, tuple)) else x

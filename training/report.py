@@ -1,0 +1,135 @@
+"""``report.md`` of a run: the arena table, the training curves and the arena figure (PNG, Agg)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .config import Config
+
+CURVES = (
+    ("Learner team return per episode", ("charts/episodic_return", "charts/return_vs_heuristic",
+                                         "charts/return_vs_snapshot", "charts/return_vs_self_play")),
+    ("Arena: points per duplicate deal", ("eval/adp_vs_random", "eval/adp_vs_heuristic")),
+    ("Losses", ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/loss")),
+    ("Value fit / made rate", ("losses/explained_variance", "charts/made_rate", "eval/made_rate_vs_heuristic")),
+)
+
+
+def read_scalars(tb_dir: str) -> dict[str, list[tuple[int, float]]]:
+    """Every scalar logged in ``tb_dir`` as ``tag -> [(step, value), ...]``."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    acc = EventAccumulator(tb_dir, size_guidance={"scalars": 0})
+    acc.Reload()
+    return {tag: [(e.step, e.value) for e in acc.Scalars(tag)] for tag in acc.Tags().get("scalars", [])}
+
+
+def plot_training(scalars: dict[str, list[tuple[int, float]]], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    for ax, (title, tags) in zip(axes.flat, CURVES):
+        for tag in tags:
+            pts = scalars.get(tag)
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            ax.plot(xs, ys, label=tag.split("/", 1)[1], marker="o" if len(pts) < 30 else None)
+            low, high = scalars.get(tag + "_ci_low"), scalars.get(tag + "_ci_high")
+            if low and high and len(low) == len(high):
+                ax.fill_between([p[0] for p in low], [p[1] for p in low], [p[1] for p in high], alpha=0.2)
+        ax.set_title(title)
+        ax.set_xlabel("learner decisions")
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_arena(results: dict[str, dict[str, Any]], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(results)
+    adp = [results[n]["adp"] for n in names]
+    ci = [results[n].get("adp_ci95") or [a, a] for n, a in zip(names, adp)]
+    err = [[a - c[0] for a, c in zip(adp, ci)], [c[1] - a for a, c in zip(adp, ci)]]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    ax1.bar(names, adp, yerr=err, capsize=6, color=["tab:green" if a > 0 else "tab:red" for a in adp])
+    ax1.axhline(0, color="black", lw=0.8)
+    ax1.set_title("learner - opponent, points per duplicate deal (95% CI)")
+    width = 0.35
+    xs = range(len(names))
+    ax2.bar([x - width / 2 for x in xs], [results[n].get("made_rate_a") or 0 for n in names], width, label="learner")
+    ax2.bar([x + width / 2 for x in xs], [results[n].get("made_rate_b") or 0 for n in names], width,
+            label="opponent")
+    ax2.set_xticks(list(xs), names)
+    ax2.set_ylim(0, 1)
+    ax2.set_title("made rate of contracts")
+    ax2.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _fmt_ci(ci: list[float] | None) -> str:
+    return "-" if not ci else f"[{ci[0]:+.1f}, {ci[1]:+.1f}]"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], summary: dict[str, Any]) -> str:
+    """Write ``report.md`` (and its PNGs) into ``run_dir``; returns the report's path."""
+    scalars = read_scalars(os.path.join(run_dir, "tb"))
+    plot_training(scalars, os.path.join(run_dir, "training_curves.png"))
+    if results:
+        plot_arena(results, os.path.join(run_dir, "arena.png"))
+    sps = [v for _, v in scalars.get("charts/SPS", [])]
+    lines = [
+        f"# {cfg.name}: {cfg.algo.upper()} on {cfg.variant}{'' if cfg.crow else ' (no crow)'}",
+        "",
+        (f"- learner decisions: {summary.get('global_step', 0):,} in {summary.get('update', 0)} updates, "
+         f"{summary.get('elapsed', 0.0) / 60:.1f} min of training"),
+        f"- learner decisions per second: {sum(sps) / len(sps):,.0f} (mean over updates)" if sps else "",
+        f"- checkpoint: `{summary.get('checkpoint', '')}` (load with `make_agent('checkpoint:PATH')`)",
+        "",
+        "## Arena (duplicate deals, final policy as team a)",
+        "",
+        "| opponent | deals | points/deal (a - b) | 95% CI | made rate learner | made rate opponent "
+        "| contracts learner / opponent |",
+        "|---|---:|---:|---|---:|---:|---|",
+    ]
+    for opp, r in results.items():
+        lines.append(f"| {opp} | {r['deals']} | {r['adp']:+.1f} | {_fmt_ci(r.get('adp_ci95'))} | "
+                     f"{_pct(r.get('made_rate_a'))} | {_pct(r.get('made_rate_b'))} | "
+                     f"{r.get('bids_a')} / {r.get('bids_b')} |")
+    if not results:
+        lines.append("| (no final evaluation) | | | | | | |")
+    lines += ["", f"Arena seed {cfg.eval_seed}; each deal is played at two tables with the teams swapped.", ""]
+    if results:
+        lines += ["![arena](arena.png)", ""]
+    lines += ["## Training curves", "", "![training curves](training_curves.png)", ""]
+    ratings_path = os.path.join(run_dir, "ratings.json")
+    if os.path.exists(ratings_path):
+        with open(ratings_path, encoding="utf-8") as fh:
+            ratings = json.load(fh)["ratings"]
+        lines += ["## Snapshot ratings (openskill over interval-evaluation deals)", "",
+                  "| agent | ordinal | mu | sigma | deals |", "|---|---:|---:|---:|---:|"]
+        lines += [f"| {r['agent']} | {r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['matches']} |"
+                  for r in ratings]
+        lines.append("")
+    path = os.path.join(run_dir, "report.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(line for line in lines if line is not None) + "\n")
+    return path
