@@ -43,13 +43,13 @@ import json
 import multiprocessing
 import os
 import random
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from crowsnest_env.agent import Agent
+from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.rules import (
     DECISION_PHASES,
     NUM_SEATS,
@@ -372,20 +372,7 @@ def run_round_robin(entrants: Sequence[str], **kwargs: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ output
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     """Write JSON to a temp file beside ``path``, then ``os.replace`` it into place."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    atomic_write_text(path, json.dumps(data, indent=2) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from crowsnest_env.render import contract_text, hand_text
-from crowsnest_env.rules import COLOURS, NUM_SEATS, Phase, State, player_view
+from crowsnest_env.render import contract_text, hand_text, result_text
+from crowsnest_env.rules import NUM_SEATS, Phase, State, player_view
 
 from . import make_agent
 
@@ -95,11 +95,8 @@ def _announce_hand(state: State, out: TextIO) -> None:
     if not state.results or state.results[-1].hand_no != state.hand_no - 1:
         return
     r = state.results[-1]
-    out.write(
-        f"\nhand {r.hand_no + 1}: player_{r.declarer} bid {r.bid} in {COLOURS[r.trump]} and was "
-        f"{'made' if r.made else 'set'}; points {r.points[0]}-{r.points[1]}; "
-        f"scores now {state.scores[0]} (team 0) - {state.scores[1]} (team 1)\n"
-    )
+    out.write(f"\nhand {r.hand_no + 1}: {result_text(r)}; "
+              f"scores now {state.scores[0]} (team 0) - {state.scores[1]} (team 1)\n")
     if state.phase is Phase.GAME_OVER:
         out.write(f"game over: team {state.winner} wins\n")
 

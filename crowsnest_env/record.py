@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from typing import Any
 
+from .atomic import atomic_write_text
 from .rules import CardTables, Phase, State, get_variant
 
 RECORD_FORMAT = "crowsnest-record"
@@ -60,23 +60,6 @@ def replay(record: dict[str, Any]) -> State:
             break
         state.apply(action)
     return state
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write a file so that readers see the old or the new content, never half of it."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def save(record: dict[str, Any], path: str | os.PathLike) -> None:

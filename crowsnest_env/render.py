@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rules import COLOURS, NUM_SEATS, Phase, State, iter_cards
+from .rules import COLOURS, NUM_SEATS, HandResult, Phase, State, iter_cards
 
 
 def hand_text(state: State, cards: int) -> str:
@@ -23,6 +23,12 @@ def contract_text(state: State) -> str:
         return f"auction: {high}"
     trump = COLOURS[state.trump] if state.trump >= 0 else "not named"
     return f"contract: player_{state.declarer} bid {state.bid}, trump {trump}"
+
+
+def result_text(r: HandResult) -> str:
+    """One line on a scored hand: contract, made or set, points and score change."""
+    return (f"player_{r.declarer} bid {r.bid} in {COLOURS[r.trump]}, {'made' if r.made else 'set'}; "
+            f"points {r.points[0]}-{r.points[1]}, score change {r.score_change[0]:+d}/{r.score_change[1]:+d}")
 
 
 def render_ansi(state: State) -> str:
@@ -46,12 +52,7 @@ def render_ansi(state: State) -> str:
         names = " ".join(state.cards.names[c] for c in cards)
         lines.append(f"last trick: {names} (led by player_{leader}, won by player_{winner})")
     if state.results and state.phase in (Phase.DEAL, Phase.GAME_OVER, Phase.AUCTION):
-        r = state.results[-1]
-        lines.append(
-            f"last hand: player_{r.declarer} bid {r.bid} in {COLOURS[r.trump]}, "
-            f"{'made' if r.made else 'set'}; points {r.points[0]}-{r.points[1]}, "
-            f"score change {r.score_change[0]:+d}/{r.score_change[1]:+d}"
-        )
+        lines.append("last hand: " + result_text(state.results[-1]))
     if state.phase is Phase.GAME_OVER:
         lines.append(f"game over: team {state.winner} wins {state.scores[0]}-{state.scores[1]}")
     return "\n".join(lines)

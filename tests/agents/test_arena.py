@@ -242,11 +242,12 @@ def test_json_write_is_atomic(tmp_path, monkeypatch):
     write_json_atomic(path, {"pairings": [1]})
     assert json.loads(path.read_text()) == {"pairings": [1]}
 
-    def broken_dump(obj, fh, **kw):
-        fh.write('{"half": ')
+    import crowsnest_env.atomic
+
+    def broken_fsync(fd):  # the new content is half on its way when the disk fills up
         raise OSError("disk full")
 
-    monkeypatch.setattr(arena.json, "dump", broken_dump)
+    monkeypatch.setattr(crowsnest_env.atomic.os, "fsync", broken_fsync)
     with pytest.raises(OSError):
         write_json_atomic(path, {"pairings": [2]})
     assert json.loads(path.read_text()) == {"pairings": [1]}  # the old file is untouched
