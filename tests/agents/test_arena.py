@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from agents import arena
 from agents.arena import (
     derive_seed,
     main,
