@@ -138,6 +138,17 @@ class Config:
     teacher_train: bool = False
     """also train on those teacher bids (with the learner's log-prob and value of them), so the
     policy learns to bid from the bids that paid off"""
+    bc_decisions: int = 0
+    """behaviour-cloning warm start (ppo): heuristic decisions (heuristic-vs-heuristic games, all
+    four seats) imitated before PPO starts; 0 = off, PPO from scratch"""
+    bc_epochs: int = 4
+    """passes over the demonstrations"""
+    bc_batch_size: int = 1024
+    """decisions per behaviour-cloning gradient step"""
+    bc_learning_rate: float = 1e-3
+    """Adam step size of behaviour cloning (its own optimizer; PPO's starts fresh afterwards)"""
+    bc_value: bool = True
+    """also fit the value head to the Monte-Carlo returns of the demonstration games (weight ppo.vf_coef)"""
     snapshot_interval: int = 10
     """updates between snapshots added to the opponent pool"""
     pool_size: int = 20
@@ -179,6 +190,16 @@ class Config:
                 raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
         if not 0.0 <= self.teacher_auction <= 1.0:
             raise ConfigError(f"teacher_auction must be in [0, 1], got {self.teacher_auction}")
+        if self.bc_decisions < 0:
+            raise ConfigError(f"bc_decisions must be >= 0, got {self.bc_decisions}")
+        if self.bc_decisions > 0:
+            if self.algo != "ppo":
+                raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
+            for name in ("bc_epochs", "bc_batch_size"):
+                if getattr(self, name) < 1:
+                    raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
+            if not self.bc_learning_rate > 0:
+                raise ConfigError(f"bc_learning_rate must be > 0, got {self.bc_learning_rate}")
         mix = asdict(self.opponents)
         if any(v < 0 for v in mix.values()) or sum(mix.values()) <= 0:
             raise ConfigError(f"opponents proportions must be >= 0 with a positive sum, got {mix}")

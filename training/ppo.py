@@ -10,8 +10,15 @@ actor-critic play any seat. Each update:
    (:func:`training.rollout.attribute_rewards`), then GAE per seat trajectory;
 3. ``update_epochs`` passes of clipped PPO over shuffled minibatches.
 
+With ``bc_decisions > 0`` the network first imitates the heuristic (:mod:`training.bc`):
+policy by masked cross-entropy, value by the demonstration games' returns. It runs once per
+run: the checkpoint written right after it records ``bc_done``, so ``--resume`` skips it.
+The BC policy is also the first snapshot of the opponent pool (``update_000000``).
+
 Metric tags: ``charts/`` (returns, SPS, learning rate), ``losses/`` (policy, value, entropy,
-KL, clip fraction, explained variance), ``eval/`` (arena figures, snapshot rating).
+KL, clip fraction, explained variance), ``eval/`` (arena figures, snapshot rating);
+``losses/bc_loss``, ``losses/bc_value_loss`` and ``charts/bc_accuracy`` for behaviour cloning
+(x axis = BC epoch).
 """
 
 from __future__ import annotations
@@ -94,6 +101,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     collector = SelfPlayCollector(variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
     learner = learner_controller(model)
     global_step = update = 0
+    bc_done, bc_stats = cfg.bc_decisions == 0, {}
     if resume:
         data = run.resume(model, optimizer)
         global_step, update = data["global_step"], data["update"]
@@ -102,10 +110,18 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
             pool.add(p)
         pool.rng.setstate(_tuple(extra["pool_rng"]))
         restore_collector(collector, extra["collector"])
+        bc_done, bc_stats = bool(extra.get("bc_done", True)), dict(extra.get("bc", {}))
 
     def checkpoint_extra() -> dict[str, Any]:
         return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
-                "collector": collector_state(collector)}
+                "collector": collector_state(collector), "bc_done": bc_done, "bc": bc_stats}
+
+    # --- behaviour-cloning warm start (once per run)
+    if not bc_done:
+        bc_stats = warm_start(cfg, model, run)
+        bc_done = True
+        pool.add(run.snapshot(model, spec, global_step, update))
+        run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
 
     bar = tqdm(total=cfg.total_steps, initial=min(global_step, cfg.total_steps), disable=not cfg.progress,
                unit="step", desc="ppo", dynamic_ncols=True)
@@ -177,6 +193,24 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     run.close()
     return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
             "elapsed": time.time() - run.start}
+
+
+def warm_start(cfg: Config, model: ActorCritic, run: Run) -> dict[str, float]:
+    """Collect ``cfg.bc_decisions`` heuristic decisions and clone them into ``model``."""
+    from .bc import behaviour_clone, collect_demonstrations
+
+    t0 = time.time()
+    demos = collect_demonstrations(run.variant, cfg.bc_decisions, cfg.seed + 3, num_envs=cfg.ppo.num_envs,
+                                   episode=cfg.episode, max_hands=cfg.max_hands, gamma=cfg.ppo.gamma,
+                                   progress=cfg.progress)
+    t_collect = time.time() - t0
+    stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,
+                            learning_rate=cfg.bc_learning_rate, fit_value=cfg.bc_value, vf_coef=cfg.ppo.vf_coef,
+                            max_grad_norm=cfg.ppo.max_grad_norm, log=run.scalars, progress=cfg.progress)
+    out = {**stats, "decisions": float(len(demos)), "episodes": float(demos.episodes),
+           "collect_seconds": t_collect, "seconds": time.time() - t0}
+    run.scalars({"charts/bc_decisions": out["decisions"], "charts/bc_seconds": out["seconds"]}, 0)
+    return out
 
 
 def _tuple(x: Any) -> Any:

@@ -77,12 +77,16 @@ class NetController:
 
 
 class AgentController:
-    """A view agent (``act(view) -> id``), reseeded at the start of each episode."""
+    """A view agent (``act(view) -> id``), reseeded at the start of each episode.
+
+    With ``record`` its decisions in learner seats are kept as transitions (no extras): the
+    demonstrations of behaviour cloning (:mod:`training.bc`).
+    """
 
     batched = False
 
-    def __init__(self, agent: Agent, name: str):
-        self.agent, self.name = agent, name
+    def __init__(self, agent: Agent, name: str, record: bool = False):
+        self.agent, self.name, self.record = agent, name, record
 
 
 class AuctionTeacher:
@@ -247,7 +251,7 @@ class SelfPlayCollector:
                 groups.setdefault(key, (c, orig if teaching else None, []))[2].append(g)
             for c, teacher, gs in groups.values():
                 seats = [g.state.to_move for g in gs]
-                record = c.batched or (teacher is not None and teacher.record)
+                record = c.batched or (teacher.record if teacher is not None else c.record)
                 if c.batched:
                     obs, masks = self._inputs(gs, seats)
                     actions, extras = c.act(obs, masks)
@@ -257,8 +261,8 @@ class SelfPlayCollector:
                     extras = {}
                     if record:
                         obs, masks = self._inputs(gs, seats)
-                        extras = teacher.learner.score(obs, masks, np.asarray(actions, dtype=np.int64)) \
-                            if teacher.learner.score else {}
+                        if teacher is not None and teacher.learner.score:
+                            extras = teacher.learner.score(obs, masks, np.asarray(actions, dtype=np.int64))
                 for j, (g, seat) in enumerate(zip(gs, seats)):
                     a = int(actions[j])
                     if record and seat in g.learner:

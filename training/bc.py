@@ -1,0 +1,154 @@
+"""Behaviour-cloning warm start: imitate the heuristic before PPO takes over.
+
+PPO from scratch on a sparse hand-end reward learns to pass everything (no contract, no
+loss); starting from the heuristic's policy gives it contracts and sensible card play
+from the first update. The pieces, importable and tested on their own:
+
+- :func:`collect_demonstrations`: heuristic-vs-heuristic games on the rules engine and the
+  incremental encoder (the rollout collector's path); every decision of all four seats is
+  kept with its legal mask, the heuristic's action and the seat's Monte-Carlo return.
+- :func:`bc_loss`: masked cross-entropy of the policy head (illegal logits masked) plus,
+  optionally, mean squared error of the value head against those returns.
+- :func:`behaviour_clone`: the minibatch epochs (its own Adam), logging ``losses/bc_loss``,
+  ``losses/bc_value_loss`` and ``charts/bc_accuracy``.
+- :func:`masked_accuracy`: how often the greedy (masked argmax) action is the heuristic's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents.learned import ActorCritic
+from crowsnest_env.rules import Variant
+
+from .losses import MaskedCategorical, mc_returns
+from .rollout import AgentController, SelfPlayCollector
+
+
+@dataclass
+class Demonstrations:
+    """Teacher decisions: observation, legal mask, action and the deciding seat's return."""
+
+    obs: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    returns: np.ndarray
+    episodes: int = 0
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
+                           episode: str = "hand", max_hands: int = 40, gamma: float = 1.0,
+                           chunk: int = 8192, progress: bool = False) -> Demonstrations:
+    """At least ``decisions`` heuristic decisions (whole episodes), all four seats heuristic.
+
+    Deterministic given ``seed`` (deals and the heuristic's tie-breaks come from the
+    collector's per-game generators). ``returns`` are undiscounted for ``gamma = 1``: the
+    seat's team reward still to come, the value head's target.
+    """
+    from agents.heuristic import HeuristicAgent
+
+    teacher = AgentController(HeuristicAgent(seed=seed), "heuristic", record=True)
+    collector = SelfPlayCollector(variant, num_envs, seed, episode, max_hands)
+
+    def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:
+        return [teacher] * 4, (0, 1, 2, 3)
+
+    parts: list[tuple[np.ndarray, ...]] = []
+    total = episodes = 0
+    with tqdm(total=decisions, disable=not progress, unit="dec", desc="bc-collect", dynamic_ncols=True) as bar:
+        while total < decisions:
+            ro = collector.collect(assign, min(chunk, decisions - total))
+            rets = mc_returns(ro.rewards, ro.dones, gamma)
+            parts.append((ro.obs, ro.masks, ro.actions, rets))
+            total += len(ro)
+            episodes += ro.episodes
+            bar.update(len(ro))
+    obs, masks, actions, returns = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    return Demonstrations(obs.astype(np.float32, copy=False), masks.astype(bool, copy=False),
+                          actions.astype(np.int64, copy=False), returns.astype(np.float32, copy=False), episodes)
+
+
+def bc_loss(model: ActorCritic, obs: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
+            returns: torch.Tensor | None = None, vf_coef: float = 0.5) -> tuple[torch.Tensor, dict[str, float]]:
+    """Masked cross-entropy of ``actions`` (+ ``vf_coef`` * 0.5 MSE of the value when ``returns``)."""
+    logits, values = model(obs)
+    dist = MaskedCategorical(logits, masks)
+    ce = -dist.log_prob(actions).mean()
+    loss = ce
+    stats = {"bc_loss": ce.item()}
+    if returns is not None:
+        v_loss = 0.5 * ((values - returns) ** 2).mean()
+        loss = loss + vf_coef * v_loss
+        stats["bc_value_loss"] = v_loss.item()
+    with torch.no_grad():
+        stats["bc_accuracy"] = (dist.logits.argmax(-1) == actions).float().mean().item()
+    return loss, stats
+
+
+@torch.no_grad()
+def masked_accuracy(model: ActorCritic, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray,
+                    batch: int = 8192) -> float:
+    """Share of decisions where the masked argmax of the policy equals the teacher's action."""
+    was = model.training
+    model.eval()
+    hits = 0
+    for s in range(0, len(actions), batch):
+        logits, _ = model(torch.from_numpy(obs[s:s + batch]))
+        logits = MaskedCategorical(logits, torch.from_numpy(masks[s:s + batch])).logits
+        hits += int((logits.argmax(-1) == torch.from_numpy(actions[s:s + batch])).sum())
+    model.train(was)
+    return hits / max(1, len(actions))
+
+
+def behaviour_clone(model: ActorCritic, demos: Demonstrations, *, epochs: int, batch_size: int,
+                    learning_rate: float, fit_value: bool = True, vf_coef: float = 0.5,
+                    max_grad_norm: float = 0.5, log: Callable[[dict[str, float], int], None] | None = None,
+                    progress: bool = False) -> dict[str, float]:
+    """Minibatch epochs of :func:`bc_loss` with a fresh Adam; returns the last epoch's means.
+
+    Shuffles with torch's global generator (seeded by the trainer). ``log(scalars, step)`` is
+    called once per epoch with ``step`` = the epoch number (1, 2, ...): the ``bc`` tags have
+    their own x axis, before PPO's step 0.
+    """
+    opt = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5)
+    obs, masks = torch.from_numpy(demos.obs), torch.from_numpy(demos.masks)
+    actions, returns = torch.from_numpy(demos.actions), torch.from_numpy(demos.returns)
+    n = len(demos)
+    model.train()
+    summary: dict[str, float] = {}
+    steps_per_epoch = (n + batch_size - 1) // batch_size
+    bar = tqdm(total=epochs * steps_per_epoch, disable=not progress, unit="batch", desc="bc", dynamic_ncols=True)
+    for epoch in range(epochs):
+        t0 = time.time()
+        stats: dict[str, list[float]] = {}
+        perm = torch.randperm(n)
+        for start in range(0, n, batch_size):
+            mb = perm[start:start + batch_size]
+            loss, s = bc_loss(model, obs[mb], masks[mb], actions[mb], returns[mb] if fit_value else None, vf_coef)
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)
+            opt.step()
+            for k, v in s.items():
+                stats.setdefault(k, []).append(v)
+            bar.update(1)
+        summary = {k: float(np.mean(v)) for k, v in stats.items()}
+        bar.set_postfix(loss=f"{summary['bc_loss']:.3f}", acc=f"{summary['bc_accuracy']:.3f}")
+        if log is not None:
+            scalars = {f"losses/{k}": v for k, v in summary.items() if k != "bc_accuracy"}
+            scalars["charts/bc_accuracy"] = summary["bc_accuracy"]
+            scalars["charts/bc_epoch_seconds"] = time.time() - t0
+            log(scalars, epoch + 1)
+    bar.close()
+    model.eval()
+    return summary
