@@ -31,7 +31,8 @@ class SearchAborted(Exception):
 class DoubleDummy:
     """Solver for one deck, trump and nest value; :meth:`values` scores the moves of a position."""
 
-    def __init__(self, cards: CardTables, trump: int, nest_points: int, horizon: int = 99):
+    def __init__(self, cards: CardTables, trump: int, nest_points: int, horizon: int = 99,
+                 suit_memo: dict | None = None, merge_memo: dict | None = None):
         v = cards.variant
         self.eff = cards.eff_suit[trump]
         self.suit_mask = cards.suit_mask[trump]
@@ -50,6 +51,9 @@ class DoubleDummy:
         self.node_limit = INF  # the search raises SearchAborted past this many nodes
         self.tt: dict[tuple, tuple[int, int]] = {}
         self.leaves: dict[tuple, int] = {}  # estimate() memo: it depends on the hands only
+        # estimate()'s per-suit parts; shareable between solvers of one deck and trump
+        self.suit_memo: dict[tuple, tuple[int, float, float]] = {} if suit_memo is None else suit_memo
+        self.merge_memo: dict[tuple, list[int]] = {} if merge_memo is None else merge_memo
         self.nodes = 0
 
     # ------------------------------------------------------------------ API
@@ -219,7 +223,10 @@ class DoubleDummy:
         live = h[0] | h[1] | h[2] | h[3]
         for c in trick:
             live |= 1 << c
-        moves = self._merge(legal, live)
+        key = (legal, live)
+        moves = self.merge_memo.get(key)
+        if moves is None:
+            moves = self.merge_memo[key] = self._merge(legal, live)
         return self._ordered(seat, moves) if len(moves) > 1 else moves
 
     def _merge(self, legal: CardSet, live: CardSet) -> list[int]:
@@ -268,21 +275,40 @@ class DoubleDummy:
 
     # --------------------------------------------------------------- leaf
     def estimate(self) -> int:
-        """Static guess of team 0's remaining points: share by top cards, trumps weigh double."""
+        """Static guess of team 0's remaining points: share by top cards, trumps weigh double.
+
+        Each suit's (points, team 0's strength, team 1's strength) depends only on who holds
+        which of its live cards, so it is memoised per suit (exact, just faster).
+        """
         h = self.hands
         team0 = h[0] | h[2]
         live = team0 | h[1] | h[3]
-        strength = [0.0, 0.0]
+        s0 = s1 = 0.0
         remaining = self.nest_points + self.bonus
-        pts = self.pts
+        memo = self.suit_memo
         for s in range(NUM_COLOURS):
-            if not live & self.suit_mask[s]:
+            m = live & self.suit_mask[s]
+            if not m:
                 continue
-            w = 2.0 if s == self.trump else 1.0
-            for c in reversed(self.order[s]):
-                if live >> c & 1:
-                    remaining += pts[c]
-                    strength[0 if team0 >> c & 1 else 1] += w
-                    w *= 0.6
-        total = strength[0] + strength[1]
-        return round(remaining * strength[0] / total) if total else 0
+            key = (s, m, team0 & m)
+            e = memo.get(key)
+            if e is None:
+                e = memo[key] = self._suit_strength(s, m, team0 & m)
+            remaining += e[0]
+            s0 += e[1]
+            s1 += e[2]
+        total = s0 + s1
+        return round(remaining * s0 / total) if total else 0
+
+    def _suit_strength(self, s: int, live: CardSet, team0: CardSet) -> tuple[int, float, float]:
+        w = 2.0 if s == self.trump else 1.0
+        pts, st0, st1 = 0, 0.0, 0.0
+        for c in reversed(self.order[s]):
+            if live >> c & 1:
+                pts += self.pts[c]
+                if team0 >> c & 1:
+                    st0 += w
+                else:
+                    st1 += w
+                w *= 0.6
+        return pts, st0, st1

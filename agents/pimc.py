@@ -6,7 +6,8 @@
   hand when affordable, else a static estimate at the horizon. A move's value in a deal
   is the seat's team's (own score change - other team's) for the resulting points,
   which counts the bid being made or set; the move with the best mean wins, ties broken
-  by the heuristic's choice. ``time_limit`` stops sampling early (after ``min_samples``);
+  by the heuristic's choice. ``time_limit`` (seconds, off by default so that play never
+  depends on the machine's load) stops sampling early (after ``min_samples``);
   ``from_trick`` leaves the first tricks to the heuristic.
 - Bidding, nest discard and trump: the heuristic's rules (:mod:`agents.heuristic`), so
   PIMC's edge over it comes from card play.
@@ -31,12 +32,13 @@ class PIMCAgent:
     name = "pimc"
 
     def __init__(self, seed: int | None = None, samples: int = 8, nodes: int = 3000,
-                 time_limit: float = 0.15, min_samples: int = 4, trump_bias: float = 1.0,
+                 time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int = 0):
         self.rng = random.Random(seed)
         self.samples = int(samples)
         self.nodes = int(nodes)
-        self.time_limit = float(time_limit)
+        # Off by default: a wall-clock budget makes the play depend on machine load.
+        self.time_limit = None if time_limit in (None, "", "none", "None") else float(time_limit)
         self.min_samples = int(min_samples)
         self.trump_bias = float(trump_bias)
         self.from_trick = int(from_trick)  # tricks before this one are played by the heuristic
@@ -62,19 +64,23 @@ class PIMCAgent:
         legal = list(iter_cards(view.legal >> view.layout.play_offset))
         totals = dict.fromkeys(legal, 0.0)
         start = time.perf_counter()
+        memos: tuple[dict, dict] = ({}, {})  # the solvers' memos, shared within one decision
         n = 0
         for n in range(1, self.samples + 1):
-            for c, v in self._sample_values(view, legal).items():
+            for c, v in self._sample_values(view, legal, memos).items():
                 totals[c] += v
-            if n >= self.min_samples and time.perf_counter() - start > self.time_limit:
+            if (self.time_limit is not None and n >= self.min_samples
+                    and time.perf_counter() - start > self.time_limit):
                 break
         return {c: t / n for c, t in totals.items()}
 
-    def _sample_values(self, view: PlayerView, legal: list[int]) -> dict[int, int]:
+    def _sample_values(self, view: PlayerView, legal: list[int],
+                       memos: tuple[dict, dict] | None = None) -> dict[int, int]:
         cards, v = view.cards, view.variant
         hands, nest = sample_world(view, self.rng, trump_bias=self.trump_bias)
         nest_points = cards.count_points(nest | view.discards)
-        dd = DoubleDummy(cards, view.trump, nest_points)
+        suit_memo, merge_memo = memos if memos is not None else ({}, {})
+        dd = DoubleDummy(cards, view.trump, nest_points, suit_memo=suit_memo, merge_memo=merge_memo)
         trick = list(view.trick)
         vals = dd.deepening(hands, view.leader, trick, view.trick_no, view.tricks_won[0], self.nodes)
         decl_team = view.declarer % 2

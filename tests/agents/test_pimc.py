@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import types
 
 import pytest
 
@@ -147,3 +148,27 @@ def test_outcome_counts_made_and_set() -> None:
 def test_pimc_beats_heuristic_on_fixed_deals() -> None:
     mean, _ = duplicate_match("crowsnest", lambda: PIMCAgent(1), lambda: HeuristicAgent(2), range(120))
     assert mean > 0
+
+
+def test_default_play_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same view and seed, same scores and action, however slowly the clock says it ran."""
+    import agents.pimc as pimc_module
+
+    assert PIMCAgent().time_limit is None
+    views = _views_in_play("tournament", range(2))[:8]
+    calm = [(PIMCAgent(seed=5, samples=4, nodes=400).card_scores(v),
+             PIMCAgent(seed=5, samples=4, nodes=400).act(v)) for v in views]
+    ticks = iter(range(0, 10**9, 1000))  # each clock read is 1000 s after the last
+    fake_clock = types.SimpleNamespace(perf_counter=lambda: float(next(ticks)))
+    monkeypatch.setattr(pimc_module, "time", fake_clock)
+    rushed = [(PIMCAgent(seed=5, samples=4, nodes=400).card_scores(v),
+               PIMCAgent(seed=5, samples=4, nodes=400).act(v)) for v in views]
+    assert rushed == calm
+    # the opt-in knob does react to that clock: it stops after min_samples
+    timed = PIMCAgent(seed=5, samples=4, nodes=400, time_limit=0.01, min_samples=1)
+    assert timed.time_limit == 0.01
+    n_calls = []
+    orig = timed._sample_values
+    monkeypatch.setattr(timed, "_sample_values", lambda *a: n_calls.append(1) or orig(*a))
+    timed.card_scores(views[0])
+    assert len(n_calls) == 1
