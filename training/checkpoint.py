@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import random
-import tempfile
 from dataclasses import asdict
 from typing import Any
 
@@ -24,6 +23,7 @@ from agents.learned import (
     layout_rows,
     read_checkpoint,
 )
+from crowsnest_env.atomic import atomic_write
 from crowsnest_env.rules import Variant, layout_for
 
 from .config import Config
@@ -69,20 +69,7 @@ def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], var
 
 def save_checkpoint(path: str | os.PathLike[str], payload: dict[str, Any]) -> None:
     """Atomically write ``payload`` to ``path`` (temp file in the same folder, then os.replace)."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            torch.save(payload, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, lambda fh: torch.save(payload, fh), binary=True)
 
 
 def load_checkpoint(path: str | os.PathLike[str], variant: Variant, algo: str | None = None) -> dict[str, Any]:

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from crowsnest_env.atomic import atomic_write_text
+
 from .config import ConfigError, load_config
 
 
@@ -44,8 +46,7 @@ def run(config: str, out: str | None = None, resume: bool = False, evaluate: boo
         from .report import write_report
 
         results = final_evaluation(cfg, summary["checkpoint"])
-        with open(os.path.join(out, "eval.json"), "w", encoding="utf-8") as fh:
-            json.dump(results, fh, indent=2)
+        atomic_write_text(os.path.join(out, "eval.json"), json.dumps(results, indent=2))
         summary["eval"] = {k: {"adp": v["adp"], "adp_ci95": v["adp_ci95"], "made_rate_a": v["made_rate_a"],
                                "made_rate_b": v["made_rate_b"]} for k, v in results.items()}
         summary["report"] = write_report(out, cfg, results, summary)

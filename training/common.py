@@ -28,6 +28,7 @@ from torch.utils.tensorboard import SummaryWriter
 
 from agents.learned import model_from_checkpoint, read_checkpoint
 from crowsnest_env.agent import RandomAgent
+from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.rules import Variant, get_variant
 
 from .checkpoint import load_checkpoint, make_payload, restore_rng, save_checkpoint
@@ -170,8 +171,8 @@ class Run:
             ratings = rate_snapshots(self, name, results)
             mine = next(r for r in ratings if r["agent"] == name)
             self.scalars({"eval/rating_ordinal": mine["ordinal"], "eval/rating_mu": mine["mu"]}, step)
-            with open(os.path.join(self.dir, "ratings.json"), "w", encoding="utf-8") as fh:
-                json.dump({"step": step, "ratings": ratings}, fh, indent=2)
+            atomic_write_text(os.path.join(self.dir, "ratings.json"),
+                              json.dumps({"step": step, "ratings": ratings}, indent=2))
         return results
 
     def close(self) -> None:

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from crowsnest_env.atomic import atomic_write_text
+
 ALGOS = ("ppo", "dmc")
 EPISODES = ("hand", "game")
 
@@ -276,5 +278,4 @@ def config_to_dict(cfg: Config) -> dict[str, Any]:
 
 
 def save_config(cfg: Config, path: str | os.PathLike[str]) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        yaml.safe_dump(config_to_dict(cfg), fh, sort_keys=False)
+    atomic_write_text(path, yaml.safe_dump(config_to_dict(cfg), sort_keys=False))

@@ -24,6 +24,7 @@ import torch.multiprocessing as mp
 from tqdm import tqdm
 
 from agents.learned import QNet
+from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.observation import observation_layout
 from crowsnest_env.rules import get_variant, layout_for
 
@@ -112,10 +113,7 @@ def actor_main(actor: int, cfg: Config, run_dir: str, shared: QNet, queue: Any, 
 
 def _publish_pool(run: Run, pool: OpponentPool) -> None:
     path = os.path.join(run.dir, "snapshots", "pool.json")
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(pool.paths, fh)
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(pool.paths))
 
 
 def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:

@@ -6,6 +6,8 @@ import json
 import os
 from typing import Any
 
+from crowsnest_env.atomic import atomic_write_text
+
 from .config import Config
 
 CURVES = (
@@ -130,6 +132,5 @@ def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], 
                   for r in ratings]
         lines.append("")
     path = os.path.join(run_dir, "report.md")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(line for line in lines if line is not None) + "\n")
+    atomic_write_text(path, "\n".join(line for line in lines if line is not None) + "\n")
     return path
