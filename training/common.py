@@ -190,3 +190,27 @@ def restore_collector(c: SelfPlayCollector, state: dict[str, Any]) -> None:
     c.rng.setstate(_tuplify(state["rng"]))
     for g, s in zip(c.games, state["games"]):
         g.rng.setstate(_tuplify(s))
+
+
+def resume_run(run: Run, model: nn.Module, optimizer: torch.optim.Optimizer, pool: OpponentPool,
+               collector: SelfPlayCollector) -> tuple[int, int, dict[str, Any]]:
+    """Load the run's checkpoint into model, optimizer, opponent pool and collector.
+
+    Returns (global_step, update, extra) so a trainer can restore its own fields from ``extra``.
+    """
+    from .checkpoint import _tuplify
+
+    data = run.resume(model, optimizer)
+    extra = data["extra"]
+    for p in extra.get("pool", []):
+        pool.add(p)
+    pool.rng.setstate(_tuplify(extra["pool_rng"]))
+    restore_collector(collector, extra["collector"])
+    return data["global_step"], data["update"], extra
+
+
+def loop_state(run: Run, pool: OpponentPool, collector: SelfPlayCollector) -> dict[str, Any]:
+    """What a checkpoint needs, beyond weights and optimizer, to resume the loop exactly."""
+    return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
+            "collector": collector_state(collector)}
+

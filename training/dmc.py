@@ -31,13 +31,13 @@ from crowsnest_env.rules import get_variant, layout_for
 from .common import (
     OpponentPool,
     Run,
-    collector_state,
-    restore_collector,
+    loop_state,
+    resume_run,
     seed_everything,
 )
 from .config import Config
 from .losses import dmc_loss, mc_returns
-from .ppo import _tuple, rollout_scalars
+from .ppo import rollout_scalars
 from .rollout import NetController, SelfPlayCollector
 
 
@@ -129,18 +129,11 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     collector = SelfPlayCollector(run.variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
     global_step = update = 0
     if resume:
-        data = run.resume(model, optimizer)
-        global_step, update = data["global_step"], data["update"]
-        extra = data["extra"]
-        for p in extra.get("pool", []):
-            pool.add(p)
-        pool.rng.setstate(_tuple(extra["pool_rng"]))
-        restore_collector(collector, extra["collector"])
+        global_step, update, _ = resume_run(run, model, optimizer, pool, collector)
     _publish_pool(run, pool)
 
     def checkpoint_extra() -> dict[str, Any]:
-        return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
-                "collector": collector_state(collector)}
+        return loop_state(run, pool, collector)
 
     # --- actors
     actors, queue, stop, shared = [], None, None, None

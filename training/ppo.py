@@ -37,8 +37,8 @@ from crowsnest_env.rules import layout_for
 from .common import (
     OpponentPool,
     Run,
-    collector_state,
-    restore_collector,
+    loop_state,
+    resume_run,
     seed_everything,
 )
 from .config import Config
@@ -103,18 +103,11 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     global_step = update = 0
     bc_done, bc_stats = cfg.bc_decisions == 0, {}
     if resume:
-        data = run.resume(model, optimizer)
-        global_step, update = data["global_step"], data["update"]
-        extra = data["extra"]
-        for p in extra.get("pool", []):
-            pool.add(p)
-        pool.rng.setstate(_tuple(extra["pool_rng"]))
-        restore_collector(collector, extra["collector"])
+        global_step, update, extra = resume_run(run, model, optimizer, pool, collector)
         bc_done, bc_stats = bool(extra.get("bc_done", True)), dict(extra.get("bc", {}))
 
     def checkpoint_extra() -> dict[str, Any]:
-        return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
-                "collector": collector_state(collector), "bc_done": bc_done, "bc": bc_stats}
+        return {**loop_state(run, pool, collector), "bc_done": bc_done, "bc": bc_stats}
 
     # --- behaviour-cloning warm start (once per run)
     if not bc_done:
@@ -211,7 +204,3 @@ def warm_start(cfg: Config, model: ActorCritic, run: Run) -> dict[str, float]:
            "collect_seconds": t_collect, "seconds": time.time() - t0}
     run.scalars({"charts/bc_decisions": out["decisions"], "charts/bc_seconds": out["seconds"]}, 0)
     return out
-
-
-def _tuple(x: Any) -> Any:
-    return tuple(_tuple(v) for v in x) if isinstance(x, (list, tuple)) else x
