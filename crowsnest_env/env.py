@@ -34,6 +34,7 @@ EPISODES = ("game", "hand")
 REWARDS = ("score", "win")
 RESET_OPTIONS = ("deal", "dealer", "scores")
 MASK_CACHE_SIZE = 4096
+_BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
@@ -66,6 +67,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
         self._mask_cache: dict[int, np.ndarray] = {}
+        self._mask_format = f"0{self.num_actions}b"
         self._obs_space = self._make_obs_space()
         self._obs_rows = {a: self._encoder.obs[k] for k, a in enumerate(AGENTS)}  # views, fixed buffer
         self._act_space = spaces.Discrete(self.num_actions)
@@ -115,8 +117,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
             warnings.warn(f"ignoring unknown reset option(s) {sorted(unknown)}; valid: {', '.join(RESET_OPTIONS)}",
                           stacklevel=2)
         if seed is not None or not hasattr(self, "np_random"):
+            # PettingZoo's seeding convention; the deals come from one stdlib generator drawn
+            # from it, which later resets without a seed continue
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self._rng = random.Random(int(self.np_random.integers(2**62)))
+            self._rng = random.Random(int(self.np_random.integers(2**62)))
         dealer = options.get("dealer")
         if dealer is None:
             dealer = self._rng.randrange(NUM_SEATS)  # R1: first dealer at random
@@ -126,6 +130,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self.game = State(self.variant, dealer=int(dealer), scores=scores)
         self._record = record_mod.new_record(self.options, int(dealer), scores)
         self._actions = self._record["actions"]
+        self._deals: list[tuple[int, tuple[int, ...], int]] = []
         self._hands_seen = 0
         self._rewarded = False
         self.agents = list(AGENTS)
@@ -149,7 +154,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
             game.deal_random(self._rng)
         else:
             game.deal_given(hands, nest)
-        self._record["deals"].append(record_mod.deal_entry(game))
+        self._deals.append((game.dealer, tuple(game.hands), game.nest))  # named in game_record()
         self._encoder.reset(game)
 
     # -------------------------------------------------------------- step
@@ -225,13 +230,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         """The int8 mask of a legal-action bitmask; masks recur (auction, leads), so they are cached."""
         mask = self._mask_cache.get(legal)
         if mask is None:
-            flags = bytearray(self.num_actions)
-            bits = legal
-            while bits:  # iter_cards inlined: this runs at most steps
-                low = bits & -bits
-                flags[low.bit_length() - 1] = 1
-                bits ^= low
-            mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only: observe() hands out copies
+            # bit k of legal -> byte k: binary digits, lowest bit first, "0"/"1" translated to 0/1
+            flags = format(legal, self._mask_format)[::-1].encode().translate(_BITS_TO_BYTES)
+            mask = np.frombuffer(flags, dtype=np.int8)  # read-only: observe() hands out copies
             if len(self._mask_cache) >= MASK_CACHE_SIZE:
                 self._mask_cache.clear()
             self._mask_cache[legal] = mask
@@ -268,7 +269,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     # ------------------------------------------------------ record, render
     def game_record(self) -> dict[str, Any]:
         """Variant, options, deals and actions: enough to replay this game exactly."""
-        return copy.deepcopy(self._record)
+        record = copy.deepcopy(self._record)
+        record["deals"] = [record_mod.deal_entry(self.game.cards, *deal) for deal in self._deals]
+        return record
 
     def save_record(self, path: str) -> None:
         record_mod.save(self.game_record(), path)

@@ -161,7 +161,7 @@ class ObservationEncoder:
         self._voids = [0] * NUM_SEATS
         buf = self.buf
         for s in range(NUM_SEATS):
-            self._set_cards(s, "hand", state.hands[s])
+            self._set_cards(s, "hand", state.hands[s], clear=False)
             for c in iter_cards(state.played[s]):
                 for base in self._played[s]:
                     buf[base + c] = 1.0
@@ -174,12 +174,14 @@ class ObservationEncoder:
         for seat, a in state.auction:
             self._auction_event(seat, a)
         for seat in range(NUM_SEATS):
-            self._write_voids(seat, state.voids[seat])
+            if state.voids[seat]:
+                self._write_voids(seat, state.voids[seat])
         self._public(state)
 
-    def _set_cards(self, seat: int, piece: str, cards: int) -> None:
+    def _set_cards(self, seat: int, piece: str, cards: int, clear: bool = True) -> None:
         start = self._rows[seat] + self.o[piece]
-        self.obs.reshape(-1)[start:start + self.n] = 0.0
+        if clear:
+            self.obs.reshape(-1)[start:start + self.n] = 0.0
         for c in iter_cards(cards):
             self.buf[start + c] = 1.0
 
@@ -290,8 +292,10 @@ class ObservationEncoder:
         v = self.variant
         self._set_index("high_bid", (state.high_bid - v.min_bid) // v.bid_step if state.high_bid else -1)
         self._set_index("trump", state.trump)
-        self._team_pair("points", state.captured, self._points_scale)
-        self._team_pair("tricks", state.tricks_won, self._tricks_scale)
+        if self._pub.get("points") != state.captured or self._pub.get("tricks") != state.tricks_won:
+            self._pub["points"], self._pub["tricks"] = state.captured[:], state.tricks_won[:]
+            self._team_pair("points", state.captured, self._points_scale)
+            self._team_pair("tricks", state.tricks_won, self._tricks_scale)
         if self._pub.get("scores") != state.scores:
             self._pub["scores"] = state.scores[:]
             target = 1.0 / v.target

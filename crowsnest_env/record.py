@@ -18,10 +18,9 @@ def new_record(options: dict[str, Any], dealer: int, scores: tuple[int, int]) ->
             "dealer": dealer, "scores": list(scores), "deals": [], "actions": []}
 
 
-def deal_entry(state: State) -> dict[str, Any]:
-    """The deal just made, by card names."""
-    names = state.cards.names_of
-    return {"dealer": state.dealer, "hands": [names(h) for h in state.hands], "nest": names(state.nest)}
+def deal_entry(cards: CardTables, dealer: int, hands: tuple[int, ...], nest: int) -> dict[str, Any]:
+    """A deal by card names."""
+    return {"dealer": dealer, "hands": [cards.names_of(h) for h in hands], "nest": cards.names_of(nest)}
 
 
 def parse_deal(cards: CardTables, deal: Any) -> tuple[list[int], int]:
