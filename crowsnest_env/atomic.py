@@ -7,6 +7,9 @@ import tempfile
 from collections.abc import Callable
 from typing import IO, Any
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)  # read once: mkstemp makes 0600 files, the result should get the usual mode
+
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[Any]], None], binary: bool = False) -> None:
     """Call ``write(file)`` on a temp file beside ``path``, fsync it, then ``os.replace`` it into place."""
@@ -19,6 +22,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[Any]], None],
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

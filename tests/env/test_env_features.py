@@ -288,3 +288,16 @@ def test_single_seat_illegal_action_modes():
 def test_single_seat_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         SingleSeatEnv(**kwargs)
+
+
+def test_atomic_write_leaves_a_normally_readable_file(tmp_path):
+    import os
+    import stat
+
+    from crowsnest_env.atomic import atomic_write_text
+
+    path = tmp_path / "r.json"
+    atomic_write_text(path, "{}")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask and path.read_text() == "{}"
