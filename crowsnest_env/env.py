@@ -165,7 +165,6 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
             return
         game = self.game
         seat = game.to_move
-        prev_phase = game.phase
         game.apply(action)  # IllegalActionError (a ValueError) names the action and phase
         action = int(action)
         self._actions.append(action)
@@ -176,7 +175,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         info = self.infos[agent]
         if "hand" in info:
             del info["hand"]
-        self._encoder.step(game, seat, action, prev_phase)
+        self._encoder.step(game, seat, action)
         if game.phase >= Phase.DEAL:
             self._between_deals()
             self._accumulate_rewards()

@@ -106,7 +106,7 @@ class ObservationEncoder:
     ``obs`` is a ``(4, D)`` float32 numpy view (row = absolute seat) of a flat ``array('f')``
     that the updates write element by element: a Python ``array`` item write costs a third of
     a numpy scalar write, and a move touches only a dozen entries. ``reset(state)`` rebuilds
-    everything; ``step(state, seat, action, prev_phase)`` applies one move.
+    everything; ``step(state, seat, action)`` applies one move.
     """
 
     _SEAT_PIECES = ("to_move", "dealer", "leader", "high_bidder", "declarer", "passed")
@@ -185,8 +185,8 @@ class ObservationEncoder:
         for c in iter_cards(cards):
             self.buf[start + c] = 1.0
 
-    def step(self, state: State, seat: int, action: int, prev_phase: Phase) -> None:
-        """Update after ``seat`` took ``action`` (phase before it: ``prev_phase``)."""
+    def step(self, state: State, seat: int, action: int) -> None:
+        """Update after ``seat`` took ``action`` (``state`` is the state after it)."""
         lay = self.actions
         if action >= lay.play_offset:
             if self._play_event(state, seat, action - lay.play_offset):

@@ -271,9 +271,8 @@ class SelfPlayCollector:
                         steps += 1
                     g.movers.append(seat)
                     st = g.state
-                    prev = st.phase
                     st.apply(a)
-                    g.enc.step(st, seat, a, prev)
+                    g.enc.step(st, seat, a)
                     stats.env_steps += 1
                     if self._after_move(g):
                         self._finish(g, out, stats)

@@ -32,10 +32,10 @@ def test_encode_view_equals_encoder_rows(name, crow):
                 np.testing.assert_array_equal(encode_view(player_view(state, seat)), enc.obs[seat],
                                               err_msg=f"{name} seat {seat} phase {state.phase.name}")
                 checked += 1
-            seat, prev = state.to_move, state.phase
+            seat = state.to_move
             action = rng.choice(state.legal_actions())
             state.apply(action)
-            enc.step(state, seat, action, prev)
+            enc.step(state, seat, action)
     assert checked > 200
 
 
