@@ -27,6 +27,12 @@ observer style). Relative seat ``r`` of a viewer ``v`` is absolute seat ``(v + r
 | scores       | 2      | game scores (my team, other team) / target, clipped to [-10, 10] |
 
 Every piece depends only on what the seat may know (no other hand, no hidden nest card).
+
+Two encoders make the same vector: :func:`encode_view` is the reference, a plain function of a
+:class:`~crowsnest_env.rules.PlayerView` (what agents act on); :class:`ObservationEncoder` is its
+incremental optimisation for drivers, which keeps all four rows up to date as cards move and is
+tested equal to :func:`encode_view` on fixed seeds in every variant. :func:`action_mask` turns
+a legal-action bitmask into the int8 mask (cached, shared, read-only).
 """
 
 from __future__ import annotations
@@ -37,9 +43,38 @@ from functools import cache
 
 import numpy as np
 
-from .rules import NUM_COLOURS, NUM_SEATS, Phase, State, Variant, iter_cards, layout_for, tables_for
+from .rules import (
+    NUM_COLOURS,
+    NUM_SEATS,
+    PASS,
+    Phase,
+    PlayerView,
+    State,
+    Variant,
+    iter_cards,
+    layout_for,
+    tables_for,
+)
 
 SCORE_CLIP = 10.0
+MASK_CACHE_SIZE = 8192
+_BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+_MASKS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def action_mask(legal: int, num_actions: int) -> np.ndarray:
+    """The int8 mask (length ``num_actions``) of a legal-action bitmask: shared and read-only
+    (masks recur: auction, leads), so copy it before writing; ``mask.view(bool)`` is free."""
+    key = (legal, num_actions)
+    mask = _MASKS.get(key)
+    if mask is None:
+        # bit k of legal -> byte k: binary digits, lowest bit first, "0"/"1" translated to 0/1
+        flags = format(legal, f"0{num_actions}b")[::-1].encode().translate(_BITS_TO_BYTES)
+        mask = np.frombuffer(flags, dtype=np.int8)
+        if len(_MASKS) >= MASK_CACHE_SIZE:
+            _MASKS.clear()
+        _MASKS[key] = mask
+    return mask
 
 
 @dataclass(frozen=True)
@@ -310,3 +345,65 @@ class ObservationEncoder:
             first, second = (a, b) if seat % 2 == 0 else (b, a)
             buf[row + off] = first
             buf[row + off + 1] = second
+
+
+# ------------------------------------------------------------------------ reference encoder
+def _bits(cards: int, n: int) -> np.ndarray:
+    raw = np.frombuffer(cards.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=n, bitorder="little")
+
+
+def encode_view(view: PlayerView) -> np.ndarray:
+    """The reference encoder: ``view.seat``'s float32 observation from its view alone."""
+    v, me = view.variant, view.seat
+    layout = observation_layout(v)
+    o = {p.name: p.offset for p in layout.pieces}
+    n, nb = tables_for(v).deck_size, layout_for(v).num_bids
+    bid_offset = layout_for(v).bid_offset
+    obs = np.zeros(layout.size, dtype=np.float32)
+    obs[o["hand"]:o["hand"] + n] = _bits(view.hand, n)
+    if view.nest_seen and view.phase is not Phase.AUCTION:
+        obs[o["nest_seen"]:o["nest_seen"] + n] = _bits(view.nest_seen, n)
+    if view.discards:
+        obs[o["discards"]:o["discards"] + n] = _bits(view.discards, n)
+    for s in range(NUM_SEATS):
+        if view.played[s]:
+            off = o["played"] + ((s - me) % NUM_SEATS) * n
+            obs[off:off + n] = _bits(view.played[s], n)
+    for i, c in enumerate(view.trick):
+        obs[o["trick"] + ((view.leader + i - me) % NUM_SEATS) * n + c] = 1.0
+    if view.phase <= Phase.PLAY:
+        obs[o["phase"] + int(view.phase)] = 1.0
+        if view.to_move >= 0:
+            obs[o["to_move"] + (view.to_move - me) % NUM_SEATS] = 1.0
+    obs[o["dealer"] + (view.dealer - me) % NUM_SEATS] = 1.0
+    if view.phase is Phase.PLAY and view.leader >= 0:
+        obs[o["leader"] + (view.leader - me) % NUM_SEATS] = 1.0
+    for seat, a in view.auction:
+        rel = (seat - me) % NUM_SEATS
+        if a == PASS:
+            obs[o["passed"] + rel] = 1.0
+        else:
+            blk = o["bids"] + rel * nb
+            obs[blk:blk + nb] = 0.0
+            obs[blk + a - bid_offset] = 1.0
+    if view.high_bid:
+        obs[o["high_bid"] + (view.high_bid - v.min_bid) // v.bid_step] = 1.0
+    for piece, seat in (("high_bidder", view.high_bidder), ("declarer", view.declarer)):
+        if seat >= 0:
+            obs[o[piece] + (seat - me) % NUM_SEATS] = 1.0
+    if view.trump >= 0:
+        obs[o["trump"] + view.trump] = 1.0
+    for s in range(NUM_SEATS):
+        if view.voids[s]:
+            blk = o["voids"] + ((s - me) % NUM_SEATS) * NUM_COLOURS
+            for k in range(NUM_COLOURS):
+                obs[blk + k] = (view.voids[s] >> k) & 1
+    t = me % 2
+    for piece, values, scale in (("points", view.captured, 1.0 / v.total_points),
+                                 ("tricks", view.tricks_won, 1.0 / v.num_tricks)):
+        obs[o[piece]], obs[o[piece] + 1] = values[t] * scale, values[t ^ 1] * scale
+    target = 1.0 / v.target
+    sc = [min(max(x * target, -SCORE_CLIP), SCORE_CLIP) for x in view.scores]
+    obs[o["scores"]], obs[o["scores"] + 1] = sc[t], sc[t ^ 1]
+    return obs

@@ -7,15 +7,41 @@ import os
 from typing import Any
 
 from .atomic import atomic_write_text
-from .rules import CardTables, Phase, State, get_variant
+from .rules import CardTables, Phase, State, Variant, get_variant
 
 RECORD_FORMAT = "crowsnest-record"
 RECORD_VERSION = 1
 
 
-def new_record(options: dict[str, Any], dealer: int, scores: tuple[int, int]) -> dict[str, Any]:
-    return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "options": dict(options),
-            "dealer": dealer, "scores": list(scores), "deals": [], "actions": []}
+def new_record(options: dict[str, Any], dealer: int, scores: tuple[int, int],
+               variant: Variant | None = None) -> dict[str, Any]:
+    """An empty record; a variant that is not a preset (nor its no-Crow option) is stored in full
+    under ``rules`` so that the record replays without it."""
+    rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "options": dict(options),
+           "dealer": dealer, "scores": list(scores), "deals": [], "actions": []}
+    if variant is not None and not is_preset(variant):
+        from .variant_config import variant_to_dict
+
+        rec["rules"] = variant_to_dict(variant)
+    return rec
+
+
+def is_preset(variant: Variant) -> bool:
+    """Whether ``variant`` is a registered preset or the no-Crow option of one."""
+    try:
+        return get_variant(variant.name) == variant
+    except ValueError:
+        return False
+
+
+def record_variant(record: dict[str, Any]) -> Variant:
+    """The rules a record was played under: its ``rules`` if present, else the named preset."""
+    if "rules" in record:
+        from .variant_config import variant_from_dict
+
+        return variant_from_dict(record["rules"], source="record rules")
+    opts = record["options"]
+    return get_variant(opts["variant"], opts.get("crow", True))
 
 
 def deal_entry(cards: CardTables, dealer: int, hands: tuple[int, ...], nest: int) -> dict[str, Any]:
@@ -41,8 +67,7 @@ def replay(record: dict[str, Any]) -> State:
         raise ValueError("not a CrowsNest game record (missing format 'crowsnest-record')")
     if record.get("version") != RECORD_VERSION:
         raise ValueError(f"unsupported record version {record.get('version')!r}; expected {RECORD_VERSION}")
-    opts = record["options"]
-    variant = get_variant(opts["variant"], opts.get("crow", True))
+    variant = record_variant(record)
     state = State(variant, dealer=record["dealer"], scores=tuple(record["scores"]))
     deals = iter(record["deals"])
     actions = iter(record["actions"])

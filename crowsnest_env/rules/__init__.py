@@ -10,7 +10,10 @@ from .state import (
     IllegalActionError,
     Phase,
     State,
+    hand_points,
+    legal_cards,
     new_game,
+    score_change,
     step,
     trick_winner_offset,
 )
@@ -23,6 +26,7 @@ from .variants import (
     PRESETS,
     VARIANTS,
     BirdRank,
+    NO_CROW_SUFFIX,
     MadeScore,
     Variant,
     get_variant,
@@ -32,7 +36,8 @@ from .view import PlayerView, player_view
 __all__ = [
     "ALIASES", "COLOURS", "COLOUR_LETTERS", "DECISION_PHASES", "NUM_COLOURS", "NUM_SEATS",
     "PASS", "PRESETS", "VARIANTS", "ActionLayout", "BirdRank", "CardSet", "CardTables",
-    "HandResult", "IllegalActionError", "MadeScore", "Phase", "PlayerView", "State",
+    "HandResult", "IllegalActionError", "MadeScore", "NO_CROW_SUFFIX", "Phase", "PlayerView", "State",
     "Variant", "card_list", "get_variant", "iter_cards", "layout_for", "new_game",
-    "player_view", "step", "tables", "tables_for", "trick_winner_offset",
+    "hand_points", "legal_cards", "player_view", "score_change", "step", "tables", "tables_for",
+    "trick_winner_offset",
 ]

@@ -49,7 +49,7 @@ class CardTables:
     points: tuple[int, ...]
     bird: int  # card id, -1 if none
     red_one: int  # card id, -1 if none
-    anytime: CardSet  # cards playable whatever was led (the bird)
+    anytime: CardSet  # cards playable whatever was led (the bird, where bird_any_time)
     # Indexed [trump colour][...]:
     eff_suit: tuple[tuple[int, ...], ...]  # card -> effective suit (trump colour for bird/R1)
     suit_mask: tuple[tuple[CardSet, ...], ...]  # effective suit -> cards
@@ -151,7 +151,7 @@ def tables_for(variant: Variant) -> CardTables:
     return CardTables(
         variant=v, deck_size=deck, full_deck=(1 << deck) - 1, names=tuple(names),
         colour=tuple(colour), rank=tuple(rank), points=tuple(points), bird=bird,
-        red_one=red_one, anytime=(1 << bird) if bird >= 0 else 0,
+        red_one=red_one, anytime=(1 << bird) if bird >= 0 and v.bird_any_time else 0,
         eff_suit=tuple(eff_suit), suit_mask=tuple(suit_mask), trump_power=tuple(trump_power),
         plain_power=tuple(plain_power), trump_order=tuple(trump_order),
     )

@@ -135,12 +135,7 @@ class State:
 
     def legal_cards(self) -> CardSet:
         """Cards the player to move may play (trick phase)."""
-        hand = self.hands[self.to_move]
-        if not self.trick:
-            return hand
-        t = self.trump
-        follow = hand & self.cards.suit_mask[t][self.cards.eff_suit[t][self.trick[0]]]
-        return (follow | (hand & self.cards.anytime)) if follow else hand
+        return legal_cards(self.cards, self.trump, self.hands[self.to_move], self.trick)
 
     def _compute_legal(self) -> int:
         phase, lay = self.phase, self.layout
@@ -255,24 +250,16 @@ class State:
 
     # ---------------------------------------------------------------- scoring
     def _score_hand(self, last_team: int) -> None:
-        v = self.variant
         nest_points = self.cards.count_points(self.discards)
         self.captured[last_team] += nest_points
-        bonus = [v.trick_bonus if 2 * w > v.num_tricks else 0 for w in self.tricks_won]
-        points = (self.captured[0] + bonus[0], self.captured[1] + bonus[1])
-        decl_team = self.declarer % 2
-        made = points[decl_team] >= self.bid
-        change = list(points)
-        if not made:
-            change[decl_team] = -self.bid
-        elif v.made_score is MadeScore.BID:
-            change[decl_team] = self.bid
+        points, bonus = hand_points(self.variant, self.captured, self.tricks_won)
+        made, change = score_change(self.variant, points, self.declarer % 2, self.bid)
         self.scores = [self.scores[0] + change[0], self.scores[1] + change[1]]
         self.results.append(HandResult(
             hand_no=self.hand_no, dealer=self.dealer, declarer=self.declarer, bid=self.bid,
             trump=self.trump, points=points, tricks=(self.tricks_won[0], self.tricks_won[1]),
-            nest_points=nest_points, trick_bonus=(bonus[0], bonus[1]), made=made,
-            score_change=(change[0], change[1]), discards=self.discards,
+            nest_points=nest_points, trick_bonus=bonus, made=made,
+            score_change=change, discards=self.discards,
         ))
         self.hand_no += 1
         self.to_move = -1
@@ -318,6 +305,38 @@ class State:
         self.layout = layout_for(self.variant)
         self.cards = self.layout.cards
         self._legal = -1
+
+
+# ------------------------------------------------------------------------------------------
+# The rules as functions: State and the agents share these (a search agent that keeps a
+# specialised copy for speed says so, and a test holds it equal to these).
+def legal_cards(cards: CardTables, trump: int, hand: CardSet, trick: list[int] | tuple[int, ...]) -> CardSet:
+    """Cards of ``hand`` that may be played on ``trick`` (follow the led effective suit if able;
+    the bird, where the variant lets it, at any time)."""
+    if not trick:
+        return hand
+    follow = hand & cards.suit_mask[trump][cards.eff_suit[trump][trick[0]]]
+    return (follow | (hand & cards.anytime)) if follow else hand
+
+
+def hand_points(variant: Variant, captured: list[int] | tuple[int, int],
+                tricks_won: list[int] | tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(points per team, trick bonus per team) of a finished hand; ``captured`` includes the nest."""
+    b0, b1 = (variant.trick_bonus if 2 * w > variant.num_tricks else 0 for w in tricks_won)
+    return (captured[0] + b0, captured[1] + b1), (b0, b1)
+
+
+def score_change(variant: Variant, points: tuple[int, int], declaring_team: int,
+                 bid: int) -> tuple[bool, tuple[int, int]]:
+    """(made, each team's score change) of a hand: defenders add their points; the declarers
+    add the bid or their points when made (the variant's ``made_score``), lose the bid when set."""
+    made = points[declaring_team] >= bid
+    change = list(points)
+    if not made:
+        change[declaring_team] = -bid
+    elif variant.made_score is MadeScore.BID:
+        change[declaring_team] = bid
+    return made, (change[0], change[1])
 
 
 def trick_winner_offset(cards: CardTables, trump: int, trick: list[int] | tuple[int, ...]) -> int:

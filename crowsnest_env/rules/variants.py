@@ -47,6 +47,7 @@ class Variant:
     bird_points: int = 20
     bird_rank: BirdRank = BirdRank.LOWEST
     bird_name: str = "ROOK"
+    bird_any_time: bool = True  # the bird may be played whatever was led (False: it follows suit as a trump)
     red_one: bool = False  # the R1 special card (top trump, worth red_one_points)
     red_one_points: int = 30
     trick_bonus: int = 0  # to the team winning more than half of the tricks
@@ -107,11 +108,14 @@ class Variant:
         return self.nest_size > 0
 
     def without_crow(self) -> Variant:
-        """The 40-card option: no bird, one card fewer in the nest."""
+        """The 40-card option: no bird, one card fewer in the nest, named ``<name>_nocrow``."""
         if not self.crow_option:
             raise ValueError(f"crow=False is only available in crowsnest and tournament, not {self.name!r}")
-        return replace(self, bird=False, nest_size=self.nest_size - 1)
+        return replace(self, name=self.name + NO_CROW_SUFFIX, bird=False, nest_size=self.nest_size - 1,
+                       crow_option=False)
 
+
+NO_CROW_SUFFIX = "_nocrow"
 
 _FIVE_TEN_FOURTEEN = ((5, 5), (10, 10), (14, 10))
 _ONES_HIGH = ((1, 15), (5, 5), (10, 10), (14, 10))
@@ -137,6 +141,7 @@ PRESETS: Mapping[str, Variant] = MappingProxyType(
         "one_high": Variant(
             name="one_high", ranks=_ONE_TO_14, plain_order=(*range(2, 15), 1), bird=True,
             hand_size=13, nest_size=5, counters=_ONES_HIGH, bird_rank=BirdRank.LOWEST,
+            bird_any_time=False,  # R10: the bird follows suit as the lowest trump
         ),
         "red_one": Variant(
             name="red_one", ranks=_FIVE_TO_14, plain_order=_FIVE_TO_14, bird=True,
@@ -146,6 +151,7 @@ PRESETS: Mapping[str, Variant] = MappingProxyType(
         "buckeye": Variant(
             name="buckeye", ranks=(1, *_FIVE_TO_14), plain_order=(*_FIVE_TO_14, 1), bird=True,
             hand_size=10, nest_size=5, counters=_ONES_HIGH, bird_rank=BirdRank.HIGHEST,
+            min_bid=100,  # R11: the 45-card game opens at 100
         ),
         "dixie": Variant(
             name="dixie", ranks=_ONE_TO_14, plain_order=_ONE_TO_14, bird=False,
@@ -158,13 +164,26 @@ VARIANTS: tuple[str, ...] = tuple(PRESETS)
 ALIASES: Mapping[str, str] = MappingProxyType({"kentucky_discard": "tournament"})
 
 
-def get_variant(name: str, crow: bool = True) -> Variant:
-    """Resolve a variant name or alias (case-insensitive) and the ``crow`` option."""
+def get_variant(name: str | Variant, crow: bool = True) -> Variant:
+    """Resolve a variant name or alias (case-insensitive) and the ``crow`` option.
+
+    A :class:`Variant` is returned as it is (``crow=False`` removes its bird); a name ending in
+    ``_nocrow`` (``crowsnest_nocrow``) names the 40-card option of its preset.
+    """
+    if isinstance(name, Variant):
+        if not isinstance(crow, bool):
+            raise ValueError(f"crow must be True or False, got {crow!r}")
+        return name if crow or not name.bird else name.without_crow()
     if not isinstance(name, str):
-        raise ValueError(f"variant must be a string, got {name!r}")
-    key = ALIASES.get(name.lower(), name.lower())
+        raise ValueError(f"variant must be a name or a Variant, got {name!r}")
+    if not isinstance(crow, bool):
+        raise ValueError(f"crow must be True or False, got {crow!r}")
+    key = name.lower()
+    if key.endswith(NO_CROW_SUFFIX):
+        key, crow = key[: -len(NO_CROW_SUFFIX)], False
+    key = ALIASES.get(key, key)
     if key not in PRESETS:
         valid = ", ".join(VARIANTS + tuple(ALIASES))
-        raise ValueError(f"unknown variant {name!r}; valid names: {valid}")
+        raise ValueError(f"unknown variant {name!r}; valid names: {valid} (each crow-option one also as <name>_nocrow)")
     variant = PRESETS[key]
     return variant if crow else variant.without_crow()

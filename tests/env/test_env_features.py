@@ -160,7 +160,7 @@ def test_infos_hand_summary_fields():
         obs = env.observe(env.agent_selection)
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     info = env.infos["player_0"]["hand"]
-    assert info == {"declarer": "player_1", "bid": 120, "trump": "Black", "points": [0, 120], "tricks": [0, 9],
+    assert info == {"declarer": 1, "bid": 120, "trump": 0, "points": [0, 120], "tricks": [0, 9],
                     "made": True, "score_change": [0, 120], "nest_points": 30, "hand_no": 0}
 
 

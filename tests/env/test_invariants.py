@@ -25,7 +25,8 @@ HANDS_PER_VARIANT = 1500
 
 
 def spec_legal_cards(state: State) -> set[int]:
-    """RULES.md 2.5 written out independently: follow the led effective suit; the bird any time."""
+    """RULES.md 2.5 written out independently: follow the led effective suit; the bird any time,
+    except in 1-High Partnership, where it follows suit as the lowest trump (R10)."""
     t = state.cards
     hand = card_list(state.hands[state.to_move])
     if not state.trick:
@@ -38,7 +39,8 @@ def spec_legal_cards(state: State) -> set[int]:
     same = [c for c in hand if eff(c) == led]
     if not same:
         return set(hand)
-    return set(same) | {c for c in hand if t.names[c] in ("CROW", "ROOK")}
+    any_time = state.variant.name != "one_high"
+    return set(same) | {c for c in hand if any_time and t.names[c] in ("CROW", "ROOK")}
 
 
 def check_conservation(state: State) -> None:

@@ -223,13 +223,14 @@ def test_scripted_hand(name, auction, bid, made, change):
 
 @pytest.mark.parametrize("variant, crow", list(TOTALS), ids=[f"{v}-{c}" for v, c in TOTALS])
 def test_variant_sizes_and_bids(variant, crow):
-    """Section 4 table: deck, hand, nest, total points = maximum bid; bids 70..total by 5."""
+    """Section 4 table: deck, hand, nest, total points = maximum bid; bids 70..total by 5
+    (100..180 in Buckeye, R11)."""
     total, deck, hand, nest = TOTALS[(variant, crow)]
     v = get_variant(variant, crow=crow)
     t = table(variant, crow)
     assert (t.deck_size, v.hand_size, v.nest_size, v.total_points) == (deck, hand, nest, total)
     assert sum(t.points) + v.trick_bonus == total
-    assert v.bids == tuple(range(70, total + 1, 5))
+    assert v.bids == tuple(range(100 if variant == "buckeye" else 70, total + 1, 5))
 
 
 def test_no_crow_option_only_in_crowsnest_and_tournament():
@@ -469,3 +470,54 @@ def test_discarded_bird_and_counters_go_to_last_trick_winner():
     assert r.nest_points == 30
     assert r.points == (40, 80)  # team 1: 15 + 10 + 25 in tricks + nest 30
     assert (r.made, r.score_change) == (False, (-70, 80))
+
+
+# ------------------------------------------------------------------ rule corrections (RULES.md changes)
+def test_one_high_bird_follows_suit():
+    """3.3, R10: in 1-High Partnership the Rook is an ordinary lowest trump with no "any time"
+    privilege: holding the led colour, it may not be played; void in it, anything goes."""
+    hands = [rank_run("B", 1, 13), rank_run("G", 1, 13), "ROOK B14 G14 " + rank_run("R", 1, 10),
+             rank_run("Y", 1, 13)]
+    nest = "R11 R12 R13 R14 Y14"
+    s = deal(new_state("one_high"), hands, nest)
+    act(s, "bid 70, pass, pass, pass")
+    discard(s, nest)
+    act(s, "trump Red, play G13")
+    assert legal_names(s) == plays("G14")  # the Rook may not be played on Green
+    act(s, "play G14, play Y1, play B1")
+    assert s.tricks[-1][1] == 2
+    act(s, "play B14, play Y2, play B2")
+    act(s, "play G1")  # seat 1 is void in Black: any card
+    assert s.tricks[-1][1] == 2  # B14 beat B2; seat 2 leads again
+    act(s, "play R1")  # trump led: the Rook is a trump and may follow it
+    assert legal_names(s) == plays(*rank_run("Y", 3, 13).split())  # seat 3 holds no trump
+
+
+def test_one_high_bird_led_is_trump():
+    """3.3: the Rook led leads trump; a seat holding trump must play trump."""
+    hands = [rank_run("B", 1, 13), "R11 " + rank_run("G", 1, 12), "ROOK B14 G14 G13 " + rank_run("R", 1, 9),
+             rank_run("Y", 1, 13)]
+    nest = "R10 R12 R13 R14 Y14"
+    s = deal(new_state("one_high"), hands, nest)
+    act(s, "bid 70, pass, pass, pass")
+    discard(s, "R10 R12 R13 R14 Y14")
+    act(s, "trump Red, play G1")
+    assert legal_names(s) == plays("G14", "G13")
+    act(s, "play G13, play Y1, play B1")
+    assert s.tricks[-1][1] == 1
+    act(s, "play R11")
+    assert legal_names(s) == plays("ROOK", *rank_run("R", 1, 9).split())
+
+
+def test_buckeye_opens_at_100():
+    """3.5, R11: Buckeye's bids run 100..180 by 5; the action layout has exactly those bids."""
+    v = get_variant("buckeye")
+    s = new_state("buckeye")
+    s.deal_random(__import__("random").Random(0))
+    assert legal_names(s) == {"pass"} | {f"bid {b}" for b in range(100, 181, 5)}
+    assert s.layout.num_bids == len(range(100, 181, 5)) == len(v.bids)
+    for bad in ("bid 95", "bid 70"):
+        with pytest.raises(ValueError, match="not a buckeye bid"):
+            s.layout.action_id(bad)
+    act(s, "bid 100")
+    assert (s.high_bid, s.high_bidder) == (100, s.dealer + 1)
