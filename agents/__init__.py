@@ -5,7 +5,7 @@
 | ``random``        | uniform over legal actions (:class:`RandomAgent`)        |
 | ``heuristic``     | the app-style "computer player" (:mod:`agents.heuristic`) |
 | ``pimc``          | Perfect-Information Monte-Carlo search (:mod:`agents.pimc`) |
-| ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`) |
+| ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`, :mod:`agents.checkpoint`) |
 
 Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
 see :func:`make_agent`.

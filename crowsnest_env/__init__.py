@@ -88,7 +88,9 @@ from typing import Any
 from .agent import Agent, RandomAgent
 from .env import AGENTS, hand_info, raw_env
 from .record import replay
-from .rules import VARIANTS, IllegalActionError, PlayerView, get_variant
+from .rules import VARIANTS, IllegalActionError, PlayerView, Variant, get_variant
+from .table import DEFAULT_MAX_REDEALS, Table
+from .vector import HOLD, VectorEnv
 from .wrappers import wrap
 
 ENV_ID = "crowsnest/Rook-v0"
@@ -124,6 +126,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "ENV_ID", "VARIANTS", "Agent", "IllegalActionError", "PlayerView", "RandomAgent",
-    "SingleSeatEnv", "env", "get_variant", "hand_info", "raw_env", "replay",
+    "AGENTS", "DEFAULT_MAX_REDEALS", "ENV_ID", "HOLD", "VARIANTS", "Agent", "IllegalActionError", "PlayerView",
+    "RandomAgent", "SingleSeatEnv", "Table", "Variant", "VectorEnv", "env", "get_variant", "hand_info", "raw_env",
+    "replay",
 ]

@@ -179,9 +179,20 @@ class ObservationEncoder:
     def _make_view(self) -> None:
         self.obs = np.frombuffer(self.buf, dtype=np.float32).reshape(NUM_SEATS, self.size)
 
+    def bind(self, rows: np.ndarray) -> None:
+        """Keep the four rows in ``rows`` (a C-contiguous writable float32 (4, D) array, e.g. one
+        slot of a batch buffer) from now on: a batched driver then gathers observations with one
+        numpy index instead of copying row by row."""
+        if rows.shape != (NUM_SEATS, self.size) or rows.dtype != np.float32 or not rows.flags.c_contiguous:
+            raise ValueError(f"bind needs a C-contiguous float32 array of shape (4, {self.size})")
+        rows[:] = self.obs
+        self.buf = memoryview(rows).cast("B").cast("f")  # item writes as fast as array('f')'s
+        self.obs = rows
+
     def __getstate__(self) -> dict:
         d = dict(self.__dict__)
         del d["obs"]  # a view of buf; pickled separately it would detach from the buffer
+        d["buf"] = array("f", self.obs.reshape(-1).tobytes())  # a bound memoryview does not pickle
         return d
 
     def __setstate__(self, d: dict) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.learned import ActorCritic
+from agents.networks import ActorCritic
 from crowsnest_env.rules import Variant
 
 from .losses import MaskedCategorical, mc_returns

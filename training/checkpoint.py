@@ -1,9 +1,5 @@
-"""Writing and resuming checkpoints (the format and its reader live in :mod:`agents.learned`).
-
-A checkpoint holds only tensors and primitive containers so it loads with
-``torch.load(weights_only=True)``. It is written to a temp file beside the target and moved
-into place with ``os.replace``, so a run killed mid-write leaves the previous checkpoint intact.
-"""
+"""The trainer's side of checkpoints: RNG states and resuming (the format, its writer and its
+reader are :mod:`agents.checkpoint`)."""
 
 from __future__ import annotations
 
@@ -16,15 +12,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.learned import (
-    FORMAT,
-    FORMAT_VERSION,
-    CheckpointError,
-    layout_rows,
-    read_checkpoint,
-)
-from crowsnest_env.atomic import atomic_write
-from crowsnest_env.rules import Variant, layout_for
+from agents.checkpoint import CheckpointError, read_checkpoint, write_checkpoint
+from agents.checkpoint import make_payload as _make_payload
+from crowsnest_env.rules import Variant
 
 from .config import Config
 
@@ -55,21 +45,13 @@ def _tuplify(x: Any) -> Any:
 def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], variant: Variant, cfg: Config,
                  optimizer: torch.optim.Optimizer | None, global_step: int, update: int,
                  extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything a checkpoint carries (see the table in :mod:`agents.learned`)."""
-    return {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "algo": algo,
-        "model_spec": dict(model_spec), "model": {k: v.detach().clone() for k, v in model.state_dict().items()},
-        "variant": variant.name, "crow": bool(variant.bird), "layout": layout_rows(variant),
-        "num_actions": layout_for(variant).num_actions, "config": asdict(cfg),
-        "global_step": int(global_step), "update": int(update),
-        "optimizer": optimizer.state_dict() if optimizer is not None else None,
-        "rng": capture_rng(), "extra": extra or {},
-    }
+    """A checkpoint of the run: with an optimizer a full one (RNG states too), else an agent file."""
+    return _make_payload(algo=algo, model=model, model_spec=model_spec, variant=variant, config=asdict(cfg),
+                         optimizer=optimizer, global_step=global_step, update=update,
+                         rng=capture_rng() if optimizer is not None else None, extra=extra)
 
 
-def save_checkpoint(path: str | os.PathLike[str], payload: dict[str, Any]) -> None:
-    """Atomically write ``payload`` to ``path`` (temp file in the same folder, then os.replace)."""
-    atomic_write(path, lambda fh: torch.save(payload, fh), binary=True)
+save_checkpoint = write_checkpoint
 
 
 def load_checkpoint(path: str | os.PathLike[str], variant: Variant, algo: str | None = None) -> dict[str, Any]:

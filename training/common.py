@@ -26,7 +26,7 @@ import torch
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
-from agents.learned import model_from_checkpoint, read_checkpoint
+from agents.checkpoint import model_from_checkpoint, read_checkpoint
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.rules import Variant, get_variant

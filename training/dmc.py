@@ -23,7 +23,7 @@ import torch
 import torch.multiprocessing as mp
 from tqdm import tqdm
 
-from agents.learned import QNet
+from agents.networks import QNet
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.observation import observation_layout
 from crowsnest_env.rules import get_variant, layout_for

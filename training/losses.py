@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch.distributions import Categorical
 
-from agents.learned import MASKED_LOGIT, ActorCritic, QNet
+from agents.networks import MASKED_LOGIT, ActorCritic, QNet
 
 
 class MaskedCategorical(Categorical):

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.learned import ActorCritic, masked_logits
+from agents.networks import ActorCritic, masked_logits
 from crowsnest_env.observation import observation_layout
 from crowsnest_env.rules import layout_for
 

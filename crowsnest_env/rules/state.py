@@ -34,9 +34,11 @@ DECISION_PHASES = (Phase.AUCTION, Phase.DISCARD, Phase.TRUMP, Phase.PLAY)
 class IllegalActionError(ValueError):
     """An action that is not legal for the player to move in the current phase."""
 
-    def __init__(self, action: int, phase: Phase, seat: int, reason: str, name: str):
+    def __init__(self, action: object, phase: Phase, seat: int, reason: str, name: str, game: int | None = None):
         self.action, self.phase, self.seat = action, phase, seat
-        super().__init__(f"illegal action {action} ({name}) by seat {seat} in phase {phase.name}: {reason}")
+        self.reason, self.name, self.game = reason, name, game
+        where = "" if game is None else f"game {game}: "
+        super().__init__(f"{where}illegal action {action!r} ({name}) by seat {seat} in phase {phase.name}: {reason}")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import pytest
 import torch
 import yaml
 
-from agents.learned import ActorCritic
+from agents.networks import ActorCritic
 from crowsnest_env.rules import get_variant
 from training import cli
 from training.bc import bc_loss, behaviour_clone, collect_demonstrations, masked_accuracy

@@ -8,7 +8,9 @@ import pytest
 import torch
 
 from agents import make_agent
-from agents.learned import ActorCritic, CheckpointError, PolicyAgent, read_checkpoint
+from agents.checkpoint import CheckpointError, read_checkpoint
+from agents.learned import PolicyAgent
+from agents.networks import ActorCritic
 from crowsnest_env.observation import observation_layout
 from crowsnest_env.rules import get_variant, layout_for
 from training.checkpoint import load_checkpoint, make_payload, save_checkpoint

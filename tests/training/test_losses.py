@@ -76,7 +76,7 @@ def test_masked_entropy_counts_legal_actions_only():
 
 
 def test_ppo_loss_is_value_loss_when_policy_unchanged_and_no_advantage():
-    from agents.learned import ActorCritic
+    from agents.networks import ActorCritic
 
     torch.manual_seed(1)
     model = ActorCritic(8, 5, [16])

@@ -1,0 +1,165 @@
+"""``VectorEnv``: N games stepped together, with batched numpy arrays, for trainers and anyone
+who wants throughput. Each game is a :class:`~crowsnest_env.table.Table`, the same driver as the
+AEC env, so its episodes, rewards and records are the env's.
+
+```python
+venv = crowsnest_env.VectorEnv(64, variant="crowsnest")
+obs, info = venv.reset(seed=0)               # obs["observation"] (N, D) float32, obs["action_mask"] (N, A) int8
+while True:
+    actions = pick(obs["observation"], obs["action_mask"])       # (N,) ints, legal for info["seat"]
+    obs, rewards, terminated, truncated, info = venv.step(actions)
+```
+
+| array | shape | meaning |
+|---|---|---|
+| ``obs["observation"]`` | (N, D) float32 | each row: the observation of the seat to move in that game |
+| ``obs["action_mask"]`` | (N, A) int8 | that seat's legal actions |
+| ``info["seat"]`` | (N,) int | the seat to move in each game (0..3) |
+| ``rewards`` | (N, 4) float32 | what landed for each seat of each game at this step: the amounts the AEC env hands out through ``last()`` |
+| ``terminated``, ``truncated`` | (N,) bool | the game's episode ended at this step (see :mod:`crowsnest_env.table`) |
+| ``info["final"]`` | list | the games that ended at this step: ``{"index": i, "record": <save_record JSON dict>, "terminated": bool, "truncated": bool, "scores": [a, b], "observation": (4, D) float32 (every seat's last observation)}`` |
+
+- Same-step autoreset: a finished game starts the next one at once; its row of ``obs`` is
+  already the new game's first decision. Its record replays with :func:`crowsnest_env.replay`.
+- ``reset(seed=s)`` seeds game i with ``s + i``; ``reset()`` without a seed continues each game's
+  generator (the autoreset does the same).
+- An action of :data:`HOLD` (-1) leaves that game as it is this step (a trainer that has
+  collected enough holds the games whose episode ended).
+- An illegal action raises :class:`~crowsnest_env.rules.IllegalActionError` naming the game
+  index, the seat and the action, before any game is stepped: nothing of the others is lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from .observation import SCORE_CLIP
+from .rules import IllegalActionError, PlayerView, Variant
+from .table import DEFAULT_MAX_REDEALS, ZERO_REWARDS, Table
+
+HOLD = -1
+
+
+class VectorEnv:
+    """``num_envs`` Rook games stepped together (see the module docstring)."""
+
+    metadata = {"autoreset_mode": "same-step"}
+
+    def __init__(self, num_envs: int, variant: str | Variant = "crowsnest", crow: bool = True,
+                 episode: str = "hand", reward: str = "score", max_hands: int | None = None,
+                 max_redeals: int | None = DEFAULT_MAX_REDEALS, record: bool = True):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.num_envs = n = int(num_envs)
+        self.tables = [Table(variant, crow, episode=episode, reward=reward, max_hands=max_hands,
+                             max_redeals=max_redeals, record=record) for _ in range(n)]
+        first = self.tables[0]
+        self.variant = first.variant
+        self.observation_layout = first.encoder.layout
+        self.action_layout = first.encoder.actions
+        self.num_actions = a = first.num_actions
+        d = self.observation_layout.size
+        low, high = np.zeros(d, np.float32), np.ones(d, np.float32)
+        sc = self.observation_layout["scores"].slice
+        low[sc], high[sc] = -SCORE_CLIP, SCORE_CLIP
+        self.single_observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (a,), dtype=np.int8)})
+        self.single_action_space = spaces.Discrete(a)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(np.tile(low, (n, 1)), np.tile(high, (n, 1)), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (n, a), dtype=np.int8)})
+        self.action_space = spaces.MultiDiscrete(np.full(n, a))
+        self._rows = np.zeros((n, 4, d), np.float32)  # every seat's row of every game, kept by the encoders
+        for i, t in enumerate(self.tables):
+            t.encoder.bind(self._rows[i])
+        self._index = np.arange(n)
+        self._seat = np.zeros(n, np.int64)
+        self._nbytes = (a + 7) // 8
+
+    # ------------------------------------------------------------------------------ api
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """New games in every slot; ``seed`` seeds game i with ``seed + i``. ``options`` may hold
+        ``dealer`` and ``scores`` (applied to every game)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        opts = dict(options or {})
+        unknown = set(opts) - {"dealer", "scores"}
+        if unknown:
+            raise ValueError(f"unknown VectorEnv reset option(s) {sorted(unknown)}; valid: dealer, scores")
+        for i, t in enumerate(self.tables):
+            t.reset(None if seed is None else int(seed) + i, **opts)
+        return self._out(), {"seat": self._seat.copy()}
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        acts = self._check(actions)
+        n = self.num_envs
+        rewards = np.zeros((n, 4), np.float32)
+        terminated = np.zeros(n, bool)
+        truncated = np.zeros(n, bool)
+        final: list[dict[str, Any]] = []
+        for i, (t, a) in enumerate(zip(self.tables, acts)):
+            if a == HOLD:
+                continue
+            r = t.step(a)
+            if r is not ZERO_REWARDS:
+                rewards[i] = r
+            if t.done:
+                terminated[i], truncated[i] = t.terminated, t.truncated
+                final.append(self._final(i, t))
+                t.reset()
+        info: dict[str, Any] = {"seat": self._seat.copy()}
+        if final:
+            info["final"] = final
+        return self._out(), rewards, terminated, truncated, info
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------------- helpers
+    def view(self, index: int, seat: int | None = None) -> PlayerView:
+        """What ``seat`` (default: the seat to move) of game ``index`` may know."""
+        return self.tables[index].view(seat)
+
+    def action_name(self, action: int) -> str:
+        return self.action_layout.name(action)
+
+    def _check(self, actions: Any) -> list[int]:
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,) or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+            raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
+                             f"got {arr.dtype} array of shape {arr.shape}")
+        acts = arr.tolist()
+        for i, (t, a) in enumerate(zip(self.tables, acts)):
+            if a != HOLD and (a < 0 or not (t.legal_mask() >> a) & 1):
+                try:
+                    t.state.clone().apply(a)  # the engine's own message (action, phase, reason)
+                except IllegalActionError as err:
+                    raise IllegalActionError(a, err.phase, err.seat, err.reason,
+                                             err.name, game=i) from None
+        return acts
+
+    def _out(self) -> dict[str, np.ndarray]:
+        """Gather the mover's row of every game (one numpy index) and unpack the legal bitmasks."""
+        tables, nbytes = self.tables, self._nbytes
+        seat = self._seat
+        seat[:] = [t.state.to_move for t in tables]
+        raw = b"".join([t.state.legal_mask().to_bytes(nbytes, "little") for t in tables])
+        bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
+        mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
+        return {"observation": self._rows[self._index, seat], "action_mask": mask}
+
+    def _final(self, i: int, t: Table) -> dict[str, Any]:
+        out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,
+                               "scores": t.scores, "observation": t.encoder.obs.copy()}
+        if t.keep_record:
+            out["record"] = t.record()
+        return out
+
+
+__all__ = ["HOLD", "VectorEnv"]
