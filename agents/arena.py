@@ -50,17 +50,8 @@ from typing import Any
 
 from crowsnest_env.agent import Agent
 from crowsnest_env.atomic import atomic_write_text
-from crowsnest_env.rules import (
-    DECISION_PHASES,
-    NUM_SEATS,
-    HandResult,
-    IllegalActionError,
-    Phase,
-    State,
-    Variant,
-    get_variant,
-    player_view,
-)
+from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Variant
+from crowsnest_env.table import Table, resolve_variant
 
 from . import make_agent
 from .ratings import DealRecord, GameRecord, TableGame, TableHand, fit_ratings, summarise_pairing
@@ -146,34 +137,37 @@ class Lineup:
 
 
 def play_hand(
-    state: State, lineup: Lineup, table: int, deal_rng: random.Random, agent_seeds: Sequence[int],
-    clock: Clock, max_redeals: int = DEFAULT_MAX_REDEALS, record: list | None = None,
+    table: Table, lineup: Lineup, table_no: int, agent_seeds: Sequence[int], clock: Clock,
 ) -> tuple[HandResult | None, int]:
-    """Deal (and redeal after all-pass) from ``deal_rng`` and play one hand to its score.
+    """Play the table's dealt hand (and its all-pass redeals) to its score.
 
-    ``state`` must be in phase DEAL. Returns (the hand's result or None if passed out, redeals).
-    """
-    seats = [lineup.seat(s, table) for s in range(NUM_SEATS)]
+    Returns (the hand's result, or None if the table's redeal cap passed it out; redeals).
+    ``agent_seeds`` reset the four agents first."""
+    seats = [lineup.seat(s, table_no) for s in range(NUM_SEATS)]
     for s, (_, _, agent) in enumerate(seats):
         agent.reset(agent_seeds[s])
-    scored_before = len(state.results)
-    for redeals in range(max_redeals + 1):
-        state.deal_random(deal_rng)
-        if record is not None:
-            record.append((tuple(state.hands), state.nest))
-        while state.phase in DECISION_PHASES:
-            seat = state.to_move
-            role, name, agent = seats[seat]
-            t0 = time.perf_counter()
-            action = agent.act(player_view(state, seat))
-            clock.add(role, name, 1, time.perf_counter() - t0)
-            try:
-                state.apply(action)
-            except IllegalActionError as err:
-                raise RuntimeError(f"agent {name!r} (team {role}, seat {seat}) chose an illegal action: {err}") from err
-        if len(state.results) > scored_before:
-            return state.results[-1], redeals
-    return None, max_redeals
+    redeals = 0
+    while not table.done:
+        seat = table.to_move
+        role, name, agent = seats[seat]
+        t0 = time.perf_counter()
+        action = agent.act(table.view(seat))
+        clock.add(role, name, 1, time.perf_counter() - t0)
+        try:
+            table.step(action)
+        except IllegalActionError as err:
+            raise RuntimeError(f"agent {name!r} (team {role}, seat {seat}) chose an illegal action: {err}") from err
+        if table.scored is not None:
+            return table.scored, redeals
+        redeals += table.passed_out
+    return None, redeals - 1  # the cap's last passed-out deal was not followed by a redeal
+
+
+def _arena_table(rules: Variant, episode: str, max_redeals: int, max_hands: int | None = None,
+                 record: bool = False) -> Table:
+    # the arena's max_redeals counts redeals after the first deal; the table's cap counts passed-out deals
+    return Table(rules, episode=episode, max_hands=max_hands, max_redeals=max_redeals + 1, observe=False,
+                 record=record)
 
 
 @dataclass(frozen=True)
@@ -189,7 +183,7 @@ class PairingConfig:
     max_hands: int = DEFAULT_MAX_HANDS
 
     def rules(self) -> Variant:
-        return get_variant(self.variant, self.crow)
+        return resolve_variant(self.variant, self.crow)
 
 
 def _table_hand(result: HandResult | None, table: int, redeals: int, deals: list | None) -> TableHand:
@@ -203,7 +197,7 @@ def _table_hand(result: HandResult | None, table: int, redeals: int, deals: list
 
 
 def play_duplicate_deal(
-    a: TeamSpec, b: TeamSpec, index: int, *, variant: str = "crowsnest", crow: bool = True,
+    a: TeamSpec, b: TeamSpec, index: int, *, variant: str | Variant = "crowsnest", crow: bool = True,
     seed: int = 0, max_redeals: int = DEFAULT_MAX_REDEALS, record: bool = False,
     lineup: Lineup | None = None, clock: Clock | None = None,
 ) -> DealRecord:
@@ -213,37 +207,38 @@ def play_duplicate_deal(
     With ``record`` each table keeps the (hands, nest) of every deal it saw. A prebuilt
     ``lineup`` (and ``clock``) lets a caller reuse agents over many deals.
     """
-    rules = get_variant(variant, crow)
+    rules = resolve_variant(variant, crow)
     lineup = lineup or Lineup(a, b)
     clock = clock if clock is not None else Clock()
     agent_seeds = [derive_seed(seed, "agent", "deal", index, s) for s in range(NUM_SEATS)]
     tables = []
-    for table in range(2):
-        state = State(rules, dealer=index % NUM_SEATS)
-        rng = random.Random(derive_seed(seed, "deal", index))
-        deals: list | None = [] if record else None
-        result, redeals = play_hand(state, lineup, table, rng, agent_seeds, clock, max_redeals, deals)
-        tables.append(_table_hand(result, table, redeals, deals))
+    for table_no in range(2):
+        table = _arena_table(rules, "hand", max_redeals, record=record)
+        table.reset(random.Random(derive_seed(seed, "deal", index)), dealer=index % NUM_SEATS)
+        result, redeals = play_hand(table, lineup, table_no, agent_seeds, clock)
+        deals = [(hands, nest) for _, hands, nest in table.deals()] if record else None
+        tables.append(_table_hand(result, table_no, redeals, deals))
     return DealRecord(index=index, tables=(tables[0], tables[1]))
 
 
 def play_duplicate_game(cfg: PairingConfig, index: int, lineup: Lineup, clock: Clock) -> GameRecord:
-    """Play game ``index`` to the target at both tables, the same deals hand by hand."""
+    """Play game ``index`` to the target at both tables, the same deals hand by hand.
+
+    Hand k of the game is dealt from ``derive_seed(seed, "game", index, "hand", k)`` (the table's
+    ``hand_rng`` hook) and the agents are reset per hand, so both tables see the same cards."""
     rules = cfg.rules()
     tables = []
-    for table in range(2):
-        state = State(rules, dealer=index % NUM_SEATS)
+    for table_no in range(2):
+        table = _arena_table(rules, "game", cfg.max_redeals, max_hands=cfg.max_hands)
+        table.hand_rng = lambda k: random.Random(derive_seed(cfg.seed, "game", index, "hand", k))
+        table.reset(dealer=index % NUM_SEATS)
         hands = 0
-        while state.phase is not Phase.GAME_OVER and hands < cfg.max_hands:
-            rng = random.Random(derive_seed(cfg.seed, "game", index, "hand", hands))
+        while not table.done:
             seeds = [derive_seed(cfg.seed, "agent", "game", index, hands, s) for s in range(NUM_SEATS)]
-            result, _ = play_hand(state, lineup, table, rng, seeds, clock, cfg.max_redeals)
-            if result is None:  # passed out: the deal moves on as after a scored hand
-                state.dealer = (state.dealer + 1) % NUM_SEATS
+            play_hand(table, lineup, table_no, seeds, clock)
             hands += 1
-        score_a, score_b = state.scores[table], state.scores[table ^ 1]
-        tables.append(TableGame(score_a=score_a, score_b=score_b, hands=hands,
-                                capped=state.phase is not Phase.GAME_OVER))
+        score_a, score_b = table.scores[table_no], table.scores[table_no ^ 1]
+        tables.append(TableGame(score_a=score_a, score_b=score_b, hands=hands, capped=not table.terminated))
     return GameRecord(index=index, tables=(tables[0], tables[1]))
 
 
@@ -294,7 +289,7 @@ def _execute(tasks: list[Task], workers: int, progress: Callable[[int], None]) -
 
 def _validate(specs: Sequence[str], variant: str, crow: bool, deals: int, games: int,
               workers: int, max_hands: int, max_redeals: int) -> None:
-    get_variant(variant, crow)
+    resolve_variant(variant, crow)
     for name, value, low in (("deals", deals, 1), ("games", games, 0), ("workers", workers, 1),
                              ("max_hands", max_hands, 1), ("max_redeals", max_redeals, 0)):
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
@@ -418,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
-              "target": get_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
+              "target": resolve_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
               "max_hands": args.max_hands, "max_redeals": args.max_redeals, "workers": args.workers,
               "elapsed_s": round(time.perf_counter() - t0, 3), **report}
     from .arena_plot import plot_report, print_report

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +103,9 @@ class Table:
         self.num_actions = layout_for(self.variant).num_actions
         self.keep_record = bool(record)
         self.rng = random.Random()
+        self.hand_rng: Callable[[int], random.Random] | None = None
+        """optional: ``hand_rng(k)`` replaces ``rng`` when hand k is first dealt (redeals continue it),
+        so that hand k's cards do not depend on what happened before (the arena's duplicate games)"""
         self.state: State | None = None
         self.rewards: tuple[float, ...] = ZERO_REWARDS
         self.scored: HandResult | None = None
@@ -142,11 +146,13 @@ class Table:
             hands, nest = record_mod.parse_deal(self.state.cards, deal)
             self._deal(hands, nest)
         else:
-            self._deal()
+            self._deal(new_hand=True)
 
-    def _deal(self, hands: list[int] | None = None, nest: int | None = None) -> None:
+    def _deal(self, hands: list[int] | None = None, nest: int | None = None, new_hand: bool = False) -> None:
         st = self.state
         if hands is None:
+            if new_hand and self.hand_rng is not None:
+                self.rng = self.hand_rng(st.hand_no)
             st.deal_random(self.rng)
         else:
             st.deal_given(hands, nest)
@@ -197,7 +203,7 @@ class Table:
                 (rules.max_redeals is not None and self.redeals >= rules.max_redeals):
             self.truncated = True
             return
-        self._deal()
+        self._deal(new_hand=scored)
 
     def _hand_rewards(self, result: HandResult) -> tuple[float, ...]:
         change = result.score_change
@@ -256,6 +262,12 @@ class Table:
         cards = self.state.cards
         rec["deals"] = [record_mod.deal_entry(cards, *d) for d in self._deals]
         return rec
+
+    def deals(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """(dealer, hands, nest) of every deal of this episode, redeals included (bitmasks)."""
+        if not self.keep_record:
+            raise RuntimeError("this table was built with record=False")
+        return list(self._deals)
 
     def save_record(self, path: str) -> None:
         record_mod.save(self.record(), path)

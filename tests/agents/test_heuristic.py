@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agents._duel import duplicate_match
+from agents.arena import play_duplicate_deal
+from agents.ratings import t_interval
 from agents.heuristic import HeuristicAgent
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.rules import (
@@ -155,6 +156,14 @@ def test_keeps_the_master_trump_for_the_last_trick() -> None:
     assert view.layout.name(HeuristicAgent(0).act(view)) == "play G5"
     # sanity: the position hides exactly the six cards still in the other hands
     assert view.unseen() == others
+
+
+def duplicate_match(variant, make_a, make_b, seeds):
+    """Mean and 95% half-width of team a's per-hand advantage over duplicate deals (the arena's format)."""
+    values = [play_duplicate_deal((make_a(), make_a()), (make_b(), make_b()), i, variant=variant).value
+              for i in seeds]
+    low, high = t_interval(values)
+    return (low + high) / 2, (high - low) / 2
 
 
 def test_heuristic_beats_random_by_a_wide_margin() -> None:

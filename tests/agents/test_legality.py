@@ -7,12 +7,25 @@ import random
 import pytest
 
 from agents import make_agent
-from agents._duel import play_hand
 from agents.heuristic import HeuristicAgent
 from agents.pimc import PIMCAgent
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.rules import NUM_SEATS, Phase, State, get_variant, player_view
+from crowsnest_env.table import Table
 from tests.conftest import VARIANT_IDS, VARIANT_OPTIONS
+
+
+def play_hand(variant, seats, seed: int, dealer: int, check) -> None:
+    """One hand (all-pass redeals included) on the game driver; ``check(view, action)`` sees every move."""
+    table = Table(variant, episode="hand", observe=False, record=False)
+    table.reset(seed, dealer=dealer)
+    for i, agent in enumerate(seats):
+        agent.reset(seed * 4 + i)
+    while not table.done:
+        view = table.view()
+        action = seats[view.seat].act(view)
+        check(view, action)
+        table.step(action)
 
 
 def _fast_pimc(seed: int) -> PIMCAgent:

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from agents._duel import duplicate_match
+from agents.arena import play_duplicate_deal
 from agents._eval import outcome
 from agents._sampler import NEST, sample_world, slot_sizes
 from agents._solver import DoubleDummy
@@ -146,7 +146,9 @@ def test_outcome_counts_made_and_set() -> None:
 
 @pytest.mark.slow
 def test_pimc_beats_heuristic_on_fixed_deals() -> None:
-    mean, _ = duplicate_match("crowsnest", lambda: PIMCAgent(1), lambda: HeuristicAgent(2), range(120))
+    values = [play_duplicate_deal((PIMCAgent(1), PIMCAgent(1)), (HeuristicAgent(2), HeuristicAgent(2)), i).value
+              for i in range(120)]
+    mean = sum(values) / len(values)
     assert mean > 0
 
 
