@@ -7,6 +7,8 @@ vector; the legal actions come from ``action_masks()`` (sb3-contrib's MaskablePP
 ``info["action_mask"]``. The reward of a step is everything that reached the learner's seat
 since its previous decision (hand results land while the others act). ``episode`` defaults to
 ``"hand"`` here (one scored hand per episode); pass ``episode="game"`` to play to the target.
+The episode options (``episode``, ``reward``, ``max_hands``, ``max_redeals``, ``crow``) are the
+env's, applied by the same game driver (:class:`~crowsnest_env.table.Table`).
 An illegal action ends the episode with ``illegal_reward`` (-1) and ``info["illegal_action"]``
 (PettingZoo's TerminateIllegal convention, which Gymnasium's ``check_env`` relies on, since it
 steps unmasked samples); ``illegal_action="raise"`` raises ``IllegalActionError`` instead.
@@ -17,95 +19,134 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import random
+
 import gymnasium as gym
 import numpy as np
+from gymnasium import spaces
 
 from .agent import Agent, RandomAgent
-from .env import AGENTS, raw_env
-from .rules import NUM_SEATS, IllegalActionError
+from .env import AGENTS, hand_info
+from .observation import SCORE_CLIP
+from .render import render_ansi
+from .rules import NUM_SEATS, IllegalActionError, Variant
+from .table import DEFAULT_MAX_REDEALS, Table, check_choice
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
 
 class SingleSeatEnv(gym.Env):
-    """One learner seat of the four; the others are played by agents."""
+    """One learner seat of the four; the others are played by agents. Drives one :class:`Table`."""
 
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(
-        self, variant: str = "crowsnest", seat: int = 0,
+        self, variant: str | Variant = "crowsnest", seat: int = 0,
         others: Sequence[Agent] | Mapping[int, Agent] | None = None,
-        illegal_action: str = "terminate", illegal_reward: float = -1.0, **env_kwargs: Any,
+        illegal_action: str = "terminate", illegal_reward: float = -1.0, *, episode: str = "hand",
+        reward: str = "score", max_hands: int | None = None, max_redeals: int | None = DEFAULT_MAX_REDEALS,
+        crow: bool = True, render_mode: str | None = None,
     ):
-        if seat not in range(NUM_SEATS):
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(NUM_SEATS):
             raise ValueError(f"seat must be 0..3, got {seat!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
-        env_kwargs.setdefault("episode", "hand")
-        self.raw = raw_env(variant=variant, **env_kwargs)
-        self.seat, self.agent_name = seat, AGENTS[seat]
-        self.others = _seat_agents(seat, others)
-        self.render_mode = self.raw.render_mode
-        self.observation_space = self.raw.observation_space(self.agent_name)["observation"]
-        self.action_space = self.raw.action_space(self.agent_name)
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        try:
+            self.illegal_reward = float(illegal_reward)
+        except (TypeError, ValueError):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}") from None
+        self.illegal_action = illegal_action
+        self.table = Table(variant, crow, episode=episode, reward=reward, max_hands=max_hands,
+                           max_redeals=max_redeals)
+        self.seat, self.agent_name = int(seat), AGENTS[seat]
+        self.others = _seat_agents(self.seat, others)
+        self.render_mode = render_mode
+        layout = self.table.encoder.layout
+        low, high = np.zeros(layout.size, np.float32), np.ones(layout.size, np.float32)
+        low[layout["scores"].slice], high[layout["scores"].slice] = -SCORE_CLIP, SCORE_CLIP
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.table.num_actions)
+        self._hand: dict[str, Any] | None = None
+        self._illegal_end = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"reset options must be a dict, got {options!r}")
+        opts = dict(options or {})
+        unknown = set(opts) - {"deal", "dealer", "scores"}
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; valid: deal, dealer, scores")
         self._illegal_end = False
-        self.raw.reset(seed=seed, options=options)
+        self._hand = None
+        self.table.reset(None if seed is None else random.Random(int(self.np_random.integers(2**62))), **opts)
         for s, agent in self.others.items():
             agent.reset(None if seed is None else seed * 4 + s)
         self._play_others()
         return self._obs(), self._info()
 
     def step(self, action: int):
-        raw = self.raw
         if self._done():
             raise RuntimeError("step() called after the episode ended; call reset()")
-        if not self.action_space.contains(action):
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not self.action_space.contains(
+                int(action)):
             raise ValueError(f"action {action!r} outside the action space Discrete({self.action_space.n})")
-        if not self.action_masks()[action] and self.illegal_action == "terminate":
+        action = int(action)
+        if not self.table.legal_mask() >> action & 1 and self.illegal_action == "terminate":
             # PettingZoo's TerminateIllegalWrapper convention: the episode ends, the mover is penalized
             self._illegal_end = True
-            info = {**self._info(), "illegal_action": self.action_name(int(action))}
+            info = {**self._info(), "illegal_action": self.action_name(action)}
             return self._obs(), self.illegal_reward, True, False, info
-        raw.step(int(action))  # illegal_action="raise": IllegalActionError names the action and phase
-        self._play_others()
-        reward = float(raw._cumulative_rewards[self.agent_name])
-        raw._cumulative_rewards[self.agent_name] = 0.0
-        terminated = raw.terminations[self.agent_name]
-        truncated = raw.truncations[self.agent_name] and not terminated
-        return self._obs(), reward, terminated, truncated, self._info()
+        self._hand = None
+        reward = self._advance(action)  # illegal_action="raise": IllegalActionError names the action and phase
+        reward += self._play_others()
+        return self._obs(), reward, self.table.terminated, self.table.truncated, self._info()
 
-    def _play_others(self) -> None:
-        raw = self.raw
-        while not self._done() and raw.agent_selection != self.agent_name:
-            seat = raw.agent_name_mapping[raw.agent_selection]
-            action = self.others[seat].act(raw.view(seat))
-            raw.step(action)
+    def _advance(self, action: int) -> float:
+        table = self.table
+        reward = table.step(action)[self.seat]
+        if table.scored is not None:
+            self._hand = hand_info(table.scored)
+        return reward
+
+    def _play_others(self) -> float:
+        table, total = self.table, 0.0
+        while not table.done and table.to_move != self.seat:
+            seat = table.to_move
+            total += self._advance(self.others[seat].act(table.view(seat)))
+        return total
 
     def _done(self) -> bool:
-        raw = self.raw
-        return self._illegal_end or raw.terminations[self.agent_name] or raw.truncations[self.agent_name]
+        return self._illegal_end or self.table.done
 
     def _obs(self) -> np.ndarray:
-        return self.raw.observe(self.agent_name)["observation"]
+        return self.table.observation(self.seat).copy()
 
     def _info(self) -> dict[str, Any]:
-        info = dict(self.raw.infos[self.agent_name])
-        info["action_mask"] = self.action_masks()
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        if self._hand is not None:
+            info["hand"] = self._hand
         return info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now, as a bool array (MaskablePPO's convention)."""
-        return self.raw.infos[self.agent_name]["action_mask"].astype(bool)
+        if self._done() or self.table.to_move != self.seat:
+            return np.zeros(self.table.num_actions, bool)
+        return self.table.mask().astype(bool)
 
     def action_name(self, action: int) -> str:
-        return self.raw.action_name(action)
+        return self.table.state.layout.name(action)
 
     def render(self):
-        return self.raw.render()
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            return None
+        text = render_ansi(self.table.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 def _seat_agents(seat: int, others: Sequence[Agent] | Mapping[int, Agent] | None) -> dict[int, Agent]:

@@ -264,7 +264,7 @@ def test_single_seat_plays_whole_hands_with_agents():
             obs, reward, term, trunc, info = env.step(int(legal[0]))
             total += reward
             done = term or trunc
-        change = env.raw.game.results[-1].score_change
+        change = env.table.state.results[-1].score_change
         assert total == pytest.approx((change[1] - change[0]) / 120)
 
 
