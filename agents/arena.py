@@ -4,6 +4,7 @@ Usage::
 
     crowsnest-arena --a heuristic --b random --deals 2000 --seed 0 --out results.json
     crowsnest-arena --round-robin random,heuristic,pimc --deals 500 --games 50 --plot rr.png
+    crowsnest-arena --a pimc --b heuristic --backend ray --address HEAD:6379 --workers 64
 
 A *team* is one agent spec for both seats or two joined by ``+`` (``pimc+heuristic``); the
 first sits in the team's lower seat. Every deal is played at two *tables* with the same
@@ -11,7 +12,7 @@ cards and the same dealer: at table 0 team a holds seats 0 and 2, at table 1 sea
 The deal's value for team a is the average over both tables of
 ``score_change[a's team] - score_change[b's team]``; its mean over deals is the ``adp``.
 
-Determinism (the same numbers on every machine, with any ``--workers``):
+Determinism (the same numbers on every machine, with any ``--workers`` and ``--backend``):
 
 - Every seed is :func:`derive_seed` of the run seed and labels (a blake2b hash, never
   ``hash()``). Deal ``i`` draws its cards from ``Random(derive_seed(seed, "deal", i))``; the
@@ -25,6 +26,10 @@ Determinism (the same numbers on every machine, with any ``--workers``):
   and seed.
 - Work is split into chunks of deals; results are gathered by deal index and aggregated in
   deal order. Timings (``speed``, ``elapsed_s``) are the only machine-dependent numbers.
+- Chunks are generated lazily (at most 2 x workers in flight) and run on a backend
+  (:mod:`agents.backends`): local processes, or Ray tasks with ``--backend ray``. A worker
+  that dies has its unfinished chunks run again (same seeds, so the same results); if
+  workers keep dying the run stops with an error (exit 1) instead of hanging.
 - After ``max_redeals`` all-pass redeals in a row the hand counts as *passed out*: no
   contract, score change 0 (the rules allow endless redeals; agents that never bid would
   hang the arena).
@@ -40,11 +45,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import multiprocessing
 import os
 import random
+import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +59,7 @@ from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Varia
 from crowsnest_env.table import Table, resolve_variant
 
 from . import make_agent
+from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend
 from .ratings import DealRecord, GameRecord, TableGame, TableHand, fit_ratings, summarise_pairing
 
 SCHEMA = "crowsnest-arena/1"
@@ -273,18 +279,14 @@ def _chunks(pairing: int, cfg: PairingConfig, kind: str, n: int, size: int) -> I
         yield Task(pairing, cfg, kind, tuple(range(start, min(n, start + size))))
 
 
-def _execute(tasks: list[Task], workers: int, progress: Callable[[int], None]) -> Iterator[tuple]:
-    if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            out = run_task(task)
-            progress(len(task.indices))
-            yield out
-        return
-    ctx = multiprocessing.get_context("spawn")  # safe with threads and torch in the parent
-    with ctx.Pool(min(workers, len(tasks))) as pool:
-        for out in pool.imap_unordered(run_task, tasks):
-            progress(len(out[2]))
-            yield out
+def _execute(tasks: Iterable[Task], n_tasks: int, backend: Backend,
+             progress: Callable[[int], None]) -> Iterator[tuple]:
+    """Run the tasks on ``backend`` (in this process when there is one task or one local worker)."""
+    if n_tasks <= 1 and backend.name == "local":
+        backend = LocalBackend(1)
+    for out in backend.map_unordered(run_task, tasks, 2 * backend.workers):
+        progress(len(out[2]))
+        yield out
 
 
 def _validate(specs: Sequence[str], variant: str, crow: bool, deals: int, games: int,
@@ -303,23 +305,39 @@ def run_pairings(
     pairs: Sequence[tuple[str, str]], *, variant: str = "crowsnest", crow: bool = True,
     deals: int = 2000, seed: int = 0, workers: int = 1, games: int = 0,
     max_hands: int = DEFAULT_MAX_HANDS, max_redeals: int = DEFAULT_MAX_REDEALS,
-    progress: bool = False, keep_deals: bool = False,
+    progress: bool = False, keep_deals: bool = False, backend: str | Backend = "local",
+    address: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play several pairings with one worker pool; one summary dict per pairing, in order."""
+    """Play several pairings on one backend; one summary dict per pairing, in order.
+
+    ``backend`` is ``"local"`` (processes on this machine, the default), ``"ray"`` (Ray tasks;
+    ``address`` names the cluster, default a local Ray) or a :class:`~agents.backends.Backend`
+    the caller owns. The numbers do not depend on the backend or the worker count. A bad
+    backend or an unreachable address is a ValueError naming it."""
     _validate([s for p in pairs for s in p], variant, crow, deals, games, workers, max_hands, max_redeals)
     cfgs = [PairingConfig(a, b, variant, crow, seed, max_redeals, max_hands) for a, b in pairs]
     size = max(1, min(25, deals // (4 * workers)))
-    tasks = [t for p, cfg in enumerate(cfgs) for t in _chunks(p, cfg, "deal", deals, size)]
-    tasks += [t for p, cfg in enumerate(cfgs) for t in _chunks(p, cfg, "game", games, 1)]
+    n_tasks = len(cfgs) * (-(-deals // size) + games)
+
+    def tasks() -> Iterator[Task]:  # lazily: a long run never holds its whole task list
+        for p, cfg in enumerate(cfgs):
+            yield from _chunks(p, cfg, "deal", deals, size)
+        for p, cfg in enumerate(cfgs):
+            yield from _chunks(p, cfg, "game", games, 1)
+
     found: list[dict[str, dict[int, Any]]] = [{"deal": {}, "game": {}} for _ in cfgs]
     clocks = [Clock() for _ in cfgs]
+    owned = isinstance(backend, str)
+    runner = make_backend(backend, workers, address) if isinstance(backend, str) else backend
     bar = _progress_bar(len(cfgs) * (deals + games), progress)
     try:
-        for p, kind, records, clock in _execute(tasks, workers, bar.update):
+        for p, kind, records, clock in _execute(tasks(), n_tasks, runner, bar.update):
             found[p][kind].update((r.index, r) for r in records)
             clocks[p].merge(clock)
     finally:
         bar.close()
+        if owned:
+            runner.close()
     return [
         summarise_pairing(cfg, [found[p]["deal"][i] for i in range(deals)],
                           [found[p]["game"][i] for i in range(games)], clocks[p], keep_deals)
@@ -386,7 +404,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-redeals", type=int, default=DEFAULT_MAX_REDEALS,
                    help=f"all-pass redeals before a hand counts as passed out (default {DEFAULT_MAX_REDEALS})")
     p.add_argument("--seed", type=int, default=0, help="run seed; fixes every deal (default 0)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="processes, or Ray tasks in parallel (default: all cores)")
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="where deal chunks run: local processes (default) or ray tasks")
+    p.add_argument("--address", help="Ray cluster address (HOST:PORT, ray://HOST:PORT, auto); "
+                   "default starts a local Ray (--backend ray only)")
     p.add_argument("--out", help="write the results as JSON (atomically)")
     p.add_argument("--plot", metavar="FILE.png", help="draw adp with 95%% CIs (and ratings) to a PNG")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -403,7 +426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give --a and --b (or --round-robin A,B,...)")
     opts = {"variant": args.variant, "crow": args.crow, "deals": args.deals, "seed": args.seed,
             "workers": args.workers, "games": args.games, "max_hands": args.max_hands,
-            "max_redeals": args.max_redeals, "progress": not args.no_progress}
+            "max_redeals": args.max_redeals, "progress": not args.no_progress, "backend": args.backend,
+            "address": args.address}
     t0 = time.perf_counter()
     try:
         if args.round_robin:
@@ -412,6 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = {"pairings": [run_pairing(args.a, args.b, **opts)]}
     except ValueError as err:
         parser.error(str(err))
+    except WorkerCrashError as err:
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        return 1
     report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
               "target": resolve_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
               "max_hands": args.max_hands, "max_redeals": args.max_redeals, "workers": args.workers,

@@ -1,0 +1,270 @@
+"""Where work runs: supervised local processes (default) or Ray tasks, behind one interface.
+
+A backend maps a picklable function over an iterable of tasks and yields the results as
+they finish (in any order). Tasks are drawn from the iterable lazily, with at most
+``in_flight`` submitted at a time, so a long run never holds its whole task list.
+
+- ``local``: tasks run in the caller (``workers=1``) or in a pool of spawned processes. A
+  dead worker breaks the pool; it is rebuilt and its unfinished tasks resubmitted (at most
+  ``max_restarts`` times, then :class:`WorkerCrashError`).
+- ``ray``: tasks run as Ray remote functions on a local or remote cluster. Ray re-runs a
+  task whose worker died (``max_retries``), then :class:`WorkerCrashError`.
+
+Tasks must be deterministic functions of their input (the arena's are: every seed derives
+from labels), so a resubmitted task gives exactly the result the lost one would have.
+Nothing here waits without a timeout: every wait polls every ``poll_s`` seconds and checks
+the workers' health in between.
+
+Ray is imported only by :class:`RayBackend` and :func:`connect_ray`; the local backend
+works without it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import socket
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+BACKENDS = ("local", "ray")
+DEFAULT_MAX_RESTARTS = 3
+DEFAULT_CONNECT_TIMEOUT_S = 10.0
+
+
+class WorkerCrashError(RuntimeError):
+    """Worker processes kept dying (killed, out of memory, a crash in native code)."""
+
+
+class RayUnreachableError(ValueError):
+    """The Ray cluster at the given address cannot be reached (a ValueError: it is bad input)."""
+
+
+class Backend(Protocol):
+    """Runs ``fn(task)`` for each task; yields the results in completion order."""
+
+    name: str
+    workers: int
+
+    def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any], in_flight: int) -> Iterator[Any]: ...
+
+    def close(self) -> None: ...
+
+
+def _check_count(name: str, value: object, low: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
+class LocalBackend:
+    """Tasks in this process (``workers <= 1``) or in a pool of ``workers`` spawned processes.
+
+    A worker that dies (``kill -9``, the OOM killer) breaks the pool; the pool is rebuilt and
+    every task that had not returned is submitted again, in its original order. After
+    ``max_restarts`` rebuilds in one call the run stops with :class:`WorkerCrashError`.
+    """
+
+    name = "local"
+
+    def __init__(self, workers: int = 1, max_restarts: int = DEFAULT_MAX_RESTARTS, poll_s: float = 1.0):
+        _check_count("workers", workers, 1)
+        _check_count("max_restarts", max_restarts, 0)
+        self.workers, self.max_restarts, self.poll_s = workers, max_restarts, poll_s
+        self.restarts = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._procs: dict[int, Any] = {}  # the pool's processes (it forgets them once broken)
+
+    def pids(self) -> list[int]:
+        """Process ids of the current pool's workers (empty when running in-process)."""
+        procs = getattr(self._pool, "_processes", None) or {}
+        return [p.pid for p in list(procs.values()) if p.pid is not None]
+
+    def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any], in_flight: int = 0) -> Iterator[Any]:
+        """Yield ``fn(task)`` per task as they finish; at most ``in_flight`` (default 2 x workers) pending."""
+        if self.workers <= 1:
+            for task in tasks:
+                yield fn(task)
+            return
+        limit = in_flight or 2 * self.workers
+        source = iter(tasks)
+        pending: dict[Future, tuple[int, Any]] = {}  # future -> (submission number, task)
+        submitted = 0
+        self.restarts = 0
+        try:
+            self._pool = self._new_pool()
+            while True:
+                while len(pending) < limit:
+                    task = next(source, _END)
+                    if task is _END:
+                        break
+                    pending[self._pool.submit(fn, task)] = (submitted, task)
+                    submitted += 1
+                if not pending:
+                    return
+                self._procs.update(getattr(self._pool, "_processes", None) or {})
+                done, _ = wait(list(pending), timeout=self.poll_s, return_when=FIRST_COMPLETED)
+                broken = False
+                for fut in done:
+                    try:
+                        result = fut.result(timeout=0)
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    del pending[fut]
+                    yield result
+                if broken:
+                    pending = self._restart(fn, pending)
+        finally:
+            self._shutdown()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # spawn: safe with threads and torch in the parent
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def _restart(self, fn: Callable[[Any], Any],
+                 pending: dict[Future, tuple[int, Any]]) -> dict[Future, tuple[int, Any]]:
+        codes = sorted({p.exitcode for p in self._procs.values() if p.exitcode not in (None, 0)})
+        self.restarts += 1
+        self._shutdown()
+        if self.restarts > self.max_restarts:
+            raise WorkerCrashError(
+                f"a worker process died {self.restarts} times (exit codes {codes or 'unknown'}); "
+                f"gave up after {self.max_restarts} restarts")
+        self._pool = self._new_pool()
+        again = sorted(pending.values(), key=lambda item: item[0])
+        return {self._pool.submit(fn, task): (n, task) for n, task in again}
+
+    def _shutdown(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        procs = list({**self._procs, **(getattr(pool, "_processes", None) or {})}.values())
+        self._procs = {}
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:  # do not leave workers busy on tasks nobody will collect
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=5)
+
+    def close(self) -> None:
+        self._shutdown()
+
+
+_END = object()
+
+
+# ----------------------------------------------------------------------------- Ray
+def _host_port(address: str) -> tuple[str, int] | None:
+    """(host, port) of ``host:port`` or ``ray://host:port``; None for ``auto`` / ``local``."""
+    if address in ("auto", "local"):
+        return None
+    text = address.split("://", 1)[-1]
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"Ray address must look like HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+    return host.strip("[]"), int(port)
+
+
+def connect_ray(address: str | None = None, num_cpus: int | None = None,
+                timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> bool:
+    """Make sure this process is connected to Ray; True if this call started (and owns) it.
+
+    An already initialised Ray is reused. ``address=None`` starts a local Ray instance with
+    ``num_cpus`` (default: the machine's cores). Otherwise the head's port is probed first
+    (``timeout_s``), so a wrong address fails in seconds with :class:`RayUnreachableError`
+    instead of Ray's own long retry loop.
+    """
+    try:
+        import ray
+    except ImportError as err:
+        raise ValueError("the ray backend needs Ray: pip install 'crowsnest[ray]'") from err
+    if address:  # probed even when Ray is up: a named address that does not answer is an error
+        target = _host_port(address)
+        if target is not None:
+            try:
+                socket.create_connection(target, timeout=timeout_s).close()
+            except OSError as err:
+                raise RayUnreachableError(f"cannot reach Ray cluster at {address}: {err}") from None
+    if ray.is_initialized():
+        return False
+    env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if env and not address:
+        kwargs["runtime_env"] = {"env_vars": env}
+    try:
+        if address:
+            ray.init(address=address, **kwargs)
+        else:
+            ray.init(num_cpus=num_cpus or os.cpu_count() or 1, **kwargs)
+    except ConnectionError as err:
+        raise RayUnreachableError(f"cannot reach Ray cluster at {address}: {err}") from None
+    return True
+
+
+class RayBackend:
+    """Tasks as Ray remote functions (one CPU each) on a local or remote cluster.
+
+    Ray re-runs a task whose worker died (``max_retries`` times); after that the run stops
+    with :class:`WorkerCrashError`. ``workers`` bounds the tasks in flight (2 x workers).
+    """
+
+    name = "ray"
+
+    def __init__(self, workers: int = 1, address: str | None = None, max_retries: int = DEFAULT_MAX_RESTARTS,
+                 poll_s: float = 1.0, connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S):
+        _check_count("workers", workers, 1)
+        _check_count("max_retries", max_retries, 0)
+        self.workers, self.address, self.max_retries, self.poll_s = workers, address, max_retries, poll_s
+        self._owned = connect_ray(address, None, connect_timeout_s)
+
+    def map_unordered(self, fn: Callable[[Any], Any], tasks: Iterable[Any], in_flight: int = 0) -> Iterator[Any]:
+        """Yield ``fn(task)`` per task as the Ray tasks finish; at most ``in_flight`` pending."""
+        import ray
+        from ray.exceptions import RayTaskError, WorkerCrashedError
+
+        remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(fn)
+        limit = in_flight or 2 * self.workers
+        source = iter(tasks)
+        pending: list[Any] = []
+        try:
+            while True:
+                while len(pending) < limit:
+                    task = next(source, _END)
+                    if task is _END:
+                        break
+                    pending.append(remote.remote(task))
+                if not pending:
+                    return
+                done, pending = ray.wait(pending, num_returns=1, timeout=self.poll_s)
+                for ref in done:
+                    try:
+                        yield ray.get(ref, timeout=self.poll_s * 60)
+                    except WorkerCrashedError as err:
+                        raise WorkerCrashError(f"a Ray worker died {self.max_retries + 1} times on one task: "
+                                               f"{err}") from None
+                    except RayTaskError as err:
+                        raise err.as_instanceof_cause() from None
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        if self._owned:
+            import ray
+
+            ray.shutdown()
+            self._owned = False
+
+
+def make_backend(name: str, workers: int = 1, address: str | None = None) -> Backend:
+    """``local`` or ``ray`` (see the table above); a bad name or address is a ValueError naming it."""
+    if name not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {name!r}")
+    if name == "local":
+        if address:
+            raise ValueError(f"address {address!r} is for the ray backend, not local")
+        return LocalBackend(workers)
+    return RayBackend(workers, address)

@@ -1,0 +1,138 @@
+"""Arena executors under faults: a worker killed with SIGKILL never hangs the run or changes a number."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+
+import pytest
+
+from agents.arena import Task, run_pairing
+from agents.backends import LocalBackend, WorkerCrashError, make_backend
+
+KW = {"deals": 24, "seed": 5, "games": 1, "max_hands": 4}
+
+
+def _numbers(pairing: dict) -> dict:
+    return {k: v for k, v in pairing.items() if k != "speed" and not k.startswith("decisions_per_s")}
+
+
+def _kill_once(marker: str, fn, task: Task):  # type: ignore[no-untyped-def]
+    """Worker side: the first task to get here SIGKILLs its own process (once per marker file)."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return fn(task)
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def _kill_always(task: Task):  # type: ignore[no-untyped-def]
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class KillOnceBackend(LocalBackend):
+    """A local pool one of whose workers is killed (kill -9) while it plays a chunk."""
+
+    def __init__(self, marker: str, workers: int = 2, **kw):  # type: ignore[no-untyped-def]
+        super().__init__(workers, **kw)
+        self.marker = marker
+
+    def map_unordered(self, fn, tasks, in_flight=0):  # type: ignore[no-untyped-def]
+        return super().map_unordered(functools.partial(_kill_once, self.marker, fn), tasks, in_flight)
+
+
+@pytest.mark.timeout(120)
+def test_killed_worker_is_replaced_and_the_results_are_those_of_an_undisturbed_run(tmp_path):
+    marker = tmp_path / "killed"
+    backend = KillOnceBackend(str(marker))
+    disturbed = run_pairing("random", "random", workers=2, backend=backend, **KW)
+    assert marker.exists() and backend.restarts == 1  # a worker really died mid-run
+    undisturbed = run_pairing("random", "random", workers=1, **KW)
+    assert _numbers(disturbed) == _numbers(undisturbed)
+
+
+@pytest.mark.timeout(60)
+def test_workers_that_keep_dying_stop_the_run_with_a_clear_error():
+    backend = LocalBackend(2, max_restarts=1, poll_s=0.2)
+    with pytest.raises(WorkerCrashError, match=r"died 2 times \(exit codes \[-9\]\); gave up after 1 restarts"):
+        list(backend.map_unordered(_kill_always, range(4)))
+    assert backend.pids() == []  # the pool is gone, no worker left behind
+
+
+@pytest.mark.timeout(60)
+def test_tasks_are_drawn_lazily_with_a_bounded_number_in_flight():
+    drawn = []
+
+    def tasks():  # type: ignore[no-untyped-def]
+        for i in range(40):
+            drawn.append(i)
+            yield -i
+
+    backend = LocalBackend(2, poll_s=0.2)
+    seen = 0
+    out = []
+    for result in backend.map_unordered(abs, tasks(), in_flight=3):
+        seen += 1
+        assert len(drawn) - seen <= 3 - 1 + 1  # at most 3 pending before this one returned
+        out.append(result)
+    assert sorted(out) == list(range(40))
+
+
+def test_bad_backend_input_is_a_value_error_naming_it():
+    with pytest.raises(ValueError, match="backend must be one of local, ray; got 'dask'"):
+        make_backend("dask")
+    with pytest.raises(ValueError, match="address 'h:1' is for the ray backend"):
+        make_backend("local", 2, "h:1")
+    with pytest.raises(ValueError, match="max_restarts must be an integer >= 0"):
+        LocalBackend(2, max_restarts=-1)
+    with pytest.raises(ValueError, match="backend must be one of"):
+        run_pairing("random", "random", deals=2, backend="dask")
+
+
+def _spawned_workers(parent: int) -> list[int]:
+    """Pids of the pool workers (not the resource tracker) that ``parent`` spawned, from /proc."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"spawn_main" in cmd and b"resource_tracker" not in cmd:
+            out.append(int(entry))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to find the workers")
+@pytest.mark.timeout(120)
+def test_cli_run_survives_kill_9_of_a_worker_and_writes_the_same_json(tmp_path):
+    import json
+    import subprocess
+    import sys
+    import time
+
+    args = ["--a", "random+heuristic", "--b", "random", "--deals", "300", "--seed", "2", "--no-progress"]
+    out = tmp_path / "killed.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "agents.arena", *args, "--workers", "2", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    deadline, victim = time.time() + 30, None
+    while victim is None and time.time() < deadline and proc.poll() is None:
+        workers = _spawned_workers(proc.pid)
+        victim = workers[0] if workers else None
+        time.sleep(0.05)
+    assert victim is not None, "no worker to kill"
+    time.sleep(0.3)  # let it start on a chunk
+    os.kill(victim, signal.SIGKILL)
+    _, err = proc.communicate(timeout=90)
+    assert proc.returncode == 0, err.decode()
+    killed = json.loads(out.read_text())["pairings"][0]
+    undisturbed = run_pairing("random+heuristic", "random", deals=300, seed=2, workers=1)
+    assert _numbers(killed) == _numbers(undisturbed)
