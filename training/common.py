@@ -71,8 +71,9 @@ class OpponentPool:
         if mix.random > 0:
             self.fixed["random"] = AgentController(RandomAgent(seed=seed), "random")
 
-    def add(self, path: str) -> None:
-        model = model_from_checkpoint(read_checkpoint(path))
+    def add(self, path: str, data: dict[str, Any] | None = None) -> None:
+        """Add the snapshot at ``path`` (``data``: its already-read checkpoint, e.g. on a remote actor)."""
+        model = model_from_checkpoint(data if data is not None else read_checkpoint(path))
         self.paths.append(path)
         self.snapshots.append(self.make_snapshot(model))
         if len(self.paths) > self.size:

@@ -19,6 +19,7 @@ from crowsnest_env.atomic import atomic_write_text
 
 ALGOS = ("ppo", "dmc")
 EPISODES = ("hand", "game")
+BACKENDS = ("local", "ray")
 
 
 class ConfigError(ValueError):
@@ -173,6 +174,10 @@ class Config:
     """updates between scalar logs"""
     progress: bool = True
     """tqdm progress bar"""
+    backend: str = "local"
+    """where DMC actors run: local (processes on this machine) | ray (Ray actors; dmc.num_actors >= 1)"""
+    address: str = ""
+    """Ray cluster address (HOST:PORT, ray://HOST:PORT, auto); empty starts a local Ray (backend ray only)"""
     ppo: PPOArgs = field(default_factory=PPOArgs)
     """PPO section"""
     dmc: DMCArgs = field(default_factory=DMCArgs)
@@ -209,6 +214,12 @@ class Config:
             raise ConfigError("rollout_steps, minibatch_size and batch_size must be >= 1")
         if self.dmc.num_actors < 0:
             raise ConfigError(f"dmc.num_actors must be >= 0, got {self.dmc.num_actors}")
+        _choice("backend", self.backend, BACKENDS)
+        if self.address and self.backend != "ray":
+            raise ConfigError(f"address {self.address!r} needs backend: ray (backend is {self.backend})")
+        if self.backend == "ray" and (self.algo != "dmc" or self.dmc.num_actors < 1):
+            raise ConfigError("backend ray runs DMC actors: it needs algo dmc and dmc.num_actors >= 1 "
+                              f"(got algo {self.algo}, dmc.num_actors {self.dmc.num_actors})")
         return self
 
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import os
-import queue as queue_mod
 import time
+import traceback
 from typing import Any
 
 import numpy as np
 import torch
-import torch.multiprocessing as mp
 from tqdm import tqdm
 
 from agents.networks import QNet
@@ -28,6 +27,7 @@ from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.observation import observation_layout
 from crowsnest_env.rules import get_variant, layout_for
 
+from .actors import start_actors
 from .common import (
     OpponentPool,
     Run,
@@ -80,35 +80,60 @@ def collect_batch(cfg: Config, collector: SelfPlayCollector, pool: OpponentPool,
             "stats": rollout_scalars(ro), "env_steps": ro.env_steps}
 
 
-def _sync_pool(pool: OpponentPool, run_dir: str) -> None:
+class DMCWorker:
+    """One actor: its own network copy, opponent pool and collector, all seeded from ``seed``.
+
+    The same object runs inside a local actor process (:func:`actor_main`) and as a Ray actor
+    (:class:`training.actors.RayActors`)."""
+
+    def __init__(self, cfg: Config, seed: int):
+        seed_everything(seed, 1)
+        self.cfg = cfg
+        self.model, _ = make_model(cfg)
+        self.pool = OpponentPool(cfg, greedy_controller, seed=seed + 1)
+        self.collector = SelfPlayCollector(get_variant(cfg.variant, cfg.crow), cfg.dmc.num_envs, seed + 2,
+                                           cfg.episode, cfg.max_hands)
+
+    def collect(self, weights: dict[str, torch.Tensor], snapshots: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Load ``weights``, add the new pool ``snapshots`` (path -> checkpoint data, a Ray object ref, or
+        None to read the file), then collect one batch (see :func:`collect_batch`)."""
+        self.model.load_state_dict(weights)
+        for path, data in (snapshots or {}).items():
+            if path not in self.pool.paths:
+                if data is not None and type(data).__name__ == "ObjectRef":
+                    import ray
+
+                    data = ray.get(data)
+                self.pool.add(path, data)
+        return collect_batch(self.cfg, self.collector, self.pool, self.model)
+
+
+def actor_main(seed: int, cfg: Config, run_dir: str, shared: QNet, conn: Any, stop: Any) -> None:
+    """Local actor process: copy the shared weights, play, send ``("batch", msg)`` down its own pipe.
+
+    Ends when ``stop`` is set or the learner closes the pipe; an exception is sent as
+    ``("error", traceback)`` so the learner can stop with it instead of restarting forever."""
+    try:
+        worker = DMCWorker(cfg, seed)
+        while not stop.is_set():
+            msg = worker.collect(shared.state_dict(), dict.fromkeys(_pool_paths(run_dir)))
+            conn.send(("batch", msg))
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        return  # the learner has gone
+    except BaseException:
+        try:
+            conn.send(("error", traceback.format_exc()))
+        except OSError:
+            pass
+        raise SystemExit(1) from None
+
+
+def _pool_paths(run_dir: str) -> list[str]:
     path = os.path.join(run_dir, "snapshots", "pool.json")
     if not os.path.exists(path):
-        return
+        return []
     with open(path, encoding="utf-8") as fh:
-        paths = json.load(fh)
-    for p in paths:
-        if p not in pool.paths:
-            pool.add(p)
-
-
-def actor_main(actor: int, cfg: Config, run_dir: str, shared: QNet, queue: Any, stop: Any) -> None:
-    """Actor process: copy the shared weights, play, send; until ``stop`` is set."""
-    seed_everything(cfg.seed + 1000 * (actor + 1), 1)
-    variant = get_variant(cfg.variant, cfg.crow)
-    local, _ = make_model(cfg)
-    pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1000 * (actor + 1) + 1)
-    collector = SelfPlayCollector(variant, cfg.dmc.num_envs, cfg.seed + 1000 * (actor + 1) + 2,
-                                  cfg.episode, cfg.max_hands)
-    while not stop.is_set():
-        local.load_state_dict(shared.state_dict())
-        _sync_pool(pool, run_dir)
-        msg = collect_batch(cfg, collector, pool, local)
-        while not stop.is_set():
-            try:
-                queue.put(msg, timeout=0.5)
-                break
-            except queue_mod.Full:
-                continue
+        return list(json.load(fh))
 
 
 def _publish_pool(run: Run, pool: OpponentPool) -> None:
@@ -135,18 +160,8 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     def checkpoint_extra() -> dict[str, Any]:
         return loop_state(run, pool, collector)
 
-    # --- actors
-    actors, queue, stop, shared = [], None, None, None
-    if args.num_actors > 0:
-        ctx = mp.get_context("spawn")
-        shared, _ = make_model(cfg)
-        shared.load_state_dict(model.state_dict())
-        shared.share_memory()
-        queue, stop = ctx.Queue(maxsize=args.queue_size), ctx.Event()
-        for i in range(args.num_actors):
-            p = ctx.Process(target=actor_main, args=(i, cfg, run_dir, shared, queue, stop), daemon=True)
-            p.start()
-            actors.append(p)
+    # --- actors (local processes or Ray actors; a dead one is replaced)
+    actors = start_actors(cfg, run_dir, model) if args.num_actors > 0 else None
 
     bar = tqdm(total=cfg.total_steps, initial=min(global_step, cfg.total_steps), disable=not cfg.progress,
                unit="step", desc="dmc", dynamic_ncols=True)
@@ -154,10 +169,10 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
         while global_step < cfg.total_steps and not run.out_of_time():
             t0 = time.time()
             # --- data: from the actors' queue, or collected here
-            if queue is None:
+            if actors is None:
                 msg = collect_batch(cfg, collector, pool, model)
             else:
-                msg = queue.get()
+                msg = actors.get()
             t_data = time.time() - t0
             update += 1
             n = len(msg["actions"])
@@ -176,8 +191,8 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
                 optimizer.step()
                 losses.append(loss.item())
-            if shared is not None and update % args.sync_interval == 0:
-                shared.load_state_dict(model.state_dict())
+            if actors is not None and update % args.sync_interval == 0:
+                actors.sync(model, pool.paths)
 
             # --- logging
             dt = time.time() - t0
@@ -204,22 +219,9 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
                 run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
     finally:
         bar.close()
-        if stop is not None:
-            stop.set()
-            _drain(queue)
-            for p in actors:
-                p.join(timeout=10)
-                if p.is_alive():
-                    p.terminate()
+        if actors is not None:
+            actors.close()
     run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
     run.close()
     return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
-            "elapsed": time.time() - run.start}
-
-
-def _drain(queue: Any) -> None:
-    try:
-        while True:
-            queue.get(timeout=0.2)
-    except (queue_mod.Empty, OSError, ValueError):
-        pass
+            "elapsed": time.time() - run.start, "actor_restarts": actors.restarts if actors else 0}
