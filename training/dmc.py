@@ -98,7 +98,7 @@ def actor_main(actor: int, cfg: Config, run_dir: str, shared: QNet, queue: Any, 
     local, _ = make_model(cfg)
     pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1000 * (actor + 1) + 1)
     collector = SelfPlayCollector(variant, cfg.dmc.num_envs, cfg.seed + 1000 * (actor + 1) + 2,
-                                  cfg.episode, cfg.max_hands)
+                                  **cfg.episode_options())
     while not stop.is_set():
         local.load_state_dict(shared.state_dict())
         _sync_pool(pool, run_dir)
@@ -126,7 +126,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     model, spec = make_model(cfg)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
     pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1)
-    collector = SelfPlayCollector(run.variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
+    collector = SelfPlayCollector(run.variant, args.num_envs, cfg.seed + 2, **cfg.episode_options())
     global_step = update = 0
     if resume:
         global_step, update, _ = resume_run(run, model, optimizer, pool, collector)
