@@ -55,7 +55,7 @@ class PolicyAgent:
         if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
             return view.legal.bit_length() - 1
         obs = torch.from_numpy(encode_view(view)).unsqueeze(0)
-        mask = torch.from_numpy(action_mask(view.legal, self.num_actions).view(bool)).unsqueeze(0)
+        mask = torch.from_numpy(action_mask(view.legal, self.num_actions).view(bool).copy()).unsqueeze(0)
         with torch.no_grad():
             if self.algo == "ppo":
                 scores = masked_logits(self.model(obs)[0], mask)[0]

@@ -17,7 +17,7 @@ while True:
 | ``info["seat"]`` | (N,) int | the seat to move in each game (0..3) |
 | ``rewards`` | (N, 4) float32 | what landed for each seat of each game at this step: the amounts the AEC env hands out through ``last()`` |
 | ``terminated``, ``truncated`` | (N,) bool | the game's episode ended at this step (see :mod:`crowsnest_env.table`) |
-| ``info["final"]`` | list | the games that ended at this step: ``{"index": i, "record": <save_record JSON dict>, "terminated": bool, "truncated": bool, "scores": [a, b], "observation": (4, D) float32 (every seat's last observation)}`` |
+| ``info["final"]`` | list | the games that ended at this step: ``{"index": i, "record": <save_record JSON dict>, "terminated": bool, "truncated": bool, "scores": [a, b], "observation": (4, D) float32 (every seat's last observation), "results": [HandResult, ...] (the hands scored)}`` |
 
 - Same-step autoreset: a finished game starts the next one at once; its row of ``obs`` is
   already the new game's first decision. Its record replays with :func:`crowsnest_env.replay`.
@@ -93,7 +93,8 @@ class VectorEnv:
             raise ValueError(f"unknown VectorEnv reset option(s) {sorted(unknown)}; valid: dealer, scores")
         for i, t in enumerate(self.tables):
             t.reset(None if seed is None else int(seed) + i, **opts)
-        return self._out(), {"seat": self._seat.copy()}
+        obs = self._out()
+        return obs, {"seat": self._seat.copy()}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -113,10 +114,11 @@ class VectorEnv:
                 terminated[i], truncated[i] = t.terminated, t.truncated
                 final.append(self._final(i, t))
                 t.reset()
+        obs = self._out()  # refreshes the seats too
         info: dict[str, Any] = {"seat": self._seat.copy()}
         if final:
             info["final"] = final
-        return self._out(), rewards, terminated, truncated, info
+        return obs, rewards, terminated, truncated, info
 
     def close(self) -> None:
         pass
@@ -156,7 +158,8 @@ class VectorEnv:
 
     def _final(self, i: int, t: Table) -> dict[str, Any]:
         out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,
-                               "scores": t.scores, "observation": t.encoder.obs.copy()}
+                               "scores": t.scores, "observation": t.encoder.obs.copy(),
+                               "results": t.state.results}
         if t.keep_record:
             out["record"] = t.record()
         return out

@@ -47,8 +47,8 @@ class Demonstrations:
 
 
 def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
-                           episode: str = "hand", max_hands: int = 40, gamma: float = 1.0,
-                           chunk: int = 8192, progress: bool = False) -> Demonstrations:
+                           gamma: float = 1.0, chunk: int = 8192, progress: bool = False,
+                           **episode_options: Any) -> Demonstrations:
     """At least ``decisions`` heuristic decisions (whole episodes), all four seats heuristic.
 
     Deterministic given ``seed`` (deals and the heuristic's tie-breaks come from the
@@ -58,7 +58,7 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     from agents.heuristic import HeuristicAgent
 
     teacher = AgentController(HeuristicAgent(seed=seed), "heuristic", record=True)
-    collector = SelfPlayCollector(variant, num_envs, seed, episode, max_hands)
+    collector = SelfPlayCollector(variant, num_envs, seed, **episode_options)
 
     def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:
         return [teacher] * 4, (0, 1, 2, 3)

@@ -182,15 +182,11 @@ class Run:
 
 
 def collector_state(c: SelfPlayCollector) -> dict[str, Any]:
-    return {"rng": c.rng.getstate(), "games": [g.rng.getstate() for g in c.games]}
+    return c.get_state()
 
 
 def restore_collector(c: SelfPlayCollector, state: dict[str, Any]) -> None:
-    from .checkpoint import _tuplify
-
-    c.rng.setstate(_tuplify(state["rng"]))
-    for g, s in zip(c.games, state["games"]):
-        g.rng.setstate(_tuplify(s))
+    c.set_state(state)
 
 
 def resume_run(run: Run, model: nn.Module, optimizer: torch.optim.Optimizer, pool: OpponentPool,

@@ -16,9 +16,9 @@ from typing import Any
 import yaml
 
 from crowsnest_env.atomic import atomic_write_text
+from crowsnest_env.table import EPISODES, REWARDS  # the env's episode options
 
 ALGOS = ("ppo", "dmc")
-EPISODES = ("hand", "game")
 BACKENDS = ("local", "ray")
 
 
@@ -123,9 +123,13 @@ class Config:
     crow: bool = True
     """play with the bird (False: 40-card option, crowsnest and tournament only)"""
     episode: str = "hand"
-    """training episode: one scored hand, or a whole game to the target"""
+    """training episode, with the env's meaning: one scored hand, or a whole game to the target"""
+    reward: str = "score"
+    """the env's reward mode: score (score difference per hand / points per hand) or win (+-1 at the end)"""
     max_hands: int = 40
-    """cap on hands per training game (episode=game)"""
+    """the env's max_hands: a game episode is truncated after this many scored hands (0 = no cap)"""
+    max_redeals: int = 100
+    """the env's max_redeals: all-pass deals in a row before the episode is truncated (0 = no cap)"""
     total_steps: int = 1_000_000
     """budget in learner decisions (env steps that produce training data)"""
     max_wall_time: float = 0.0
@@ -183,9 +187,18 @@ class Config:
     dmc: DMCArgs = field(default_factory=DMCArgs)
     """DMC section"""
 
+    def episode_options(self) -> dict[str, Any]:
+        """The env's episode options (crowsnest_env.Table / VectorEnv keyword arguments)."""
+        return {"episode": self.episode, "reward": self.reward, "max_hands": self.max_hands or None,
+                "max_redeals": self.max_redeals or None}
+
     def validate(self) -> Config:
         _choice("algo", self.algo, ALGOS)
         _choice("episode", self.episode, EPISODES)
+        _choice("reward", self.reward, REWARDS)
+        for name in ("max_hands", "max_redeals"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"{name} must be >= 0 (0 = no cap), got {getattr(self, name)}")
         from crowsnest_env.rules import get_variant
 
         try:

@@ -92,7 +92,7 @@ class DMCWorker:
         self.model, _ = make_model(cfg)
         self.pool = OpponentPool(cfg, greedy_controller, seed=seed + 1)
         self.collector = SelfPlayCollector(get_variant(cfg.variant, cfg.crow), cfg.dmc.num_envs, seed + 2,
-                                           cfg.episode, cfg.max_hands)
+                                           **cfg.episode_options())
 
     def collect(self, weights: dict[str, torch.Tensor], snapshots: dict[str, Any] | None = None) -> dict[str, Any]:
         """Load ``weights``, add the new pool ``snapshots`` (path -> checkpoint data, a Ray object ref, or
@@ -151,7 +151,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     model, spec = make_model(cfg)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate)
     pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1)
-    collector = SelfPlayCollector(run.variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
+    collector = SelfPlayCollector(run.variant, args.num_envs, cfg.seed + 2, **cfg.episode_options())
     global_step = update = 0
     if resume:
         global_step, update, _ = resume_run(run, model, optimizer, pool, collector)

@@ -98,7 +98,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     model = ActorCritic(obs_size, num_actions, args.hidden)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
     pool = OpponentPool(cfg, snapshot_controller, seed=cfg.seed + 1)
-    collector = SelfPlayCollector(variant, args.num_envs, cfg.seed + 2, cfg.episode, cfg.max_hands)
+    collector = SelfPlayCollector(variant, args.num_envs, cfg.seed + 2, **cfg.episode_options())
     learner = learner_controller(model)
     global_step = update = 0
     bc_done, bc_stats = cfg.bc_decisions == 0, {}
@@ -131,6 +131,9 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
         global_step += len(ro)
         t_collect = time.time() - t0
         values = ro.extras["value"]
+        if len(ro.bootstrap_index):  # truncated episodes: their return goes on past the cut
+            with torch.no_grad():
+                ro.rewards[ro.bootstrap_index] += args.gamma * model(torch.from_numpy(ro.bootstrap_obs))[1].numpy()
         advantages, returns = compute_gae(ro.rewards, values, ro.dones, args.gamma, args.gae_lambda)
 
         # --- optimise policy and value
@@ -194,8 +197,7 @@ def warm_start(cfg: Config, model: ActorCritic, run: Run) -> dict[str, float]:
 
     t0 = time.time()
     demos = collect_demonstrations(run.variant, cfg.bc_decisions, cfg.seed + 3, num_envs=cfg.ppo.num_envs,
-                                   episode=cfg.episode, max_hands=cfg.max_hands, gamma=cfg.ppo.gamma,
-                                   progress=cfg.progress)
+                                   gamma=cfg.ppo.gamma, progress=cfg.progress, **cfg.episode_options())
     t_collect = time.time() - t0
     stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,
                             learning_rate=cfg.bc_learning_rate, fit_value=cfg.bc_value, vf_coef=cfg.ppo.vf_coef,

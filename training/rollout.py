@@ -1,15 +1,17 @@
-"""Self-play rollout collection on the rules engine + incremental encoder (no PettingZoo overhead).
+"""Self-play rollout collection on :class:`crowsnest_env.VectorEnv`: the env's own episodes.
 
 Reward timing follows the AEC environment: a hand's reward lands when the last card is
 played, while the other seats are mid-turn; each seat sees it at its next decision (or at
 termination) and it belongs to that seat's *previous* transition. :func:`attribute_rewards`
 is that rule as a function of the decision order, tested against the AEC env.
 
-``SelfPlayCollector`` steps ``num_envs`` games side by side. The four seats of each game are
+``SelfPlayCollector`` steps a ``VectorEnv`` of ``num_envs`` games. The four seats of each game are
 driven by *controllers*: a batched network controller (the learner, or a past snapshot) or a
 view agent (heuristic, random). Decisions of the same network are batched across games.
 Only seats whose controller is the learner produce transitions; each seat's transitions are
-emitted as one contiguous trajectory whose last step has ``done = 1``.
+emitted as one contiguous trajectory whose last step has ``done = 1``. An episode the env
+*truncates* (``max_hands``, ``max_redeals``) is marked for bootstrapping: ``Rollout.bootstrap_index``
+and ``bootstrap_obs`` let a trainer add ``gamma * V(s')`` to those last rewards.
 """
 
 from __future__ import annotations
@@ -21,12 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.learned import legal_to_mask
 from crowsnest_env.agent import Agent
-from crowsnest_env.observation import ObservationEncoder
-from crowsnest_env.rules import NUM_SEATS, Phase, State, Variant, player_view
-
-MAX_REDEALS = 10  # all-pass deals in a row before an episode ends as passed out (reward 0)
+from crowsnest_env.rules import NUM_SEATS, Phase, Variant
+from crowsnest_env.table import DEFAULT_MAX_REDEALS
+from crowsnest_env.vector import HOLD, VectorEnv
 
 
 def attribute_rewards(movers: Sequence[int], step_rewards: Sequence[Sequence[float]]) -> np.ndarray:
@@ -134,156 +134,161 @@ class Rollout:
     """the learner team's reward per episode, by opponent name"""
     declared: int = 0
     made: int = 0
+    truncated: int = 0
+    """episodes that ended by a cap (max_hands, max_redeals) rather than by the rules"""
+    bootstrap_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    """transitions that end a *truncated* trajectory: their return continues past the cut"""
+    bootstrap_obs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    """the seat's observation at the cut, one row per ``bootstrap_index`` (for V(s') bootstrapping)"""
 
     def __len__(self) -> int:
         return len(self.actions)
 
 
-class _Game:
-    """One game slot: state, encoder, controllers and the current episode's log."""
+class _Episode:
+    """The controllers and the log of the episode running in one game slot of the VectorEnv."""
 
-    def __init__(self, variant: Variant, seed: int, index: int):
-        self.variant, self.index = variant, index
-        self.rng = random.Random(seed)
-        self.enc = ObservationEncoder(variant)
-        self.state: State | None = None
+    __slots__ = ("ctrl", "learner", "movers", "rewards", "records", "active")
+
+    def __init__(self) -> None:
         self.ctrl: list[Any] = []
         self.learner: tuple[int, ...] = ()
         self.movers: list[int] = []
-        self.rewards: list[tuple[float, ...]] = []
+        self.rewards: list[Any] = []
         self.records: dict[int, list] = {}
-        self.hands = self.redeals = 0
         self.active = False
 
 
-ZERO = (0.0, 0.0, 0.0, 0.0)
-
-
 class SelfPlayCollector:
-    """Steps ``num_envs`` games; ``collect`` returns whole episodes of learner transitions."""
+    """Steps a :class:`~crowsnest_env.VectorEnv` of ``num_envs`` games; ``collect`` returns whole
+    episodes of learner transitions. The episodes are the env's (same driver, same options)."""
 
-    def __init__(self, variant: Variant, num_envs: int, seed: int, episode: str = "hand", max_hands: int = 40):
-        self.variant, self.episode, self.max_hands = variant, episode, max_hands
-        self.games = [_Game(variant, seed * 7919 + i, i) for i in range(num_envs)]
+    def __init__(self, variant: Variant, num_envs: int, seed: int, episode: str = "hand",
+                 max_hands: int | None = None, reward: str = "score",
+                 max_redeals: int | None = DEFAULT_MAX_REDEALS):
+        self.variant = variant
+        self.venv = VectorEnv(num_envs, variant, episode=episode, reward=reward, max_hands=max_hands,
+                              max_redeals=max_redeals, record=False)
+        for i, t in enumerate(self.venv.tables):
+            t.rng = random.Random(seed * 7919 + i)
         self.rng = random.Random(seed)
-        self.num_actions = self.games[0].enc.actions.num_actions
-        self.total = variant.total_points
+        self.num_actions = self.venv.num_actions
+        self.episodes = [_Episode() for _ in range(num_envs)]
 
     # ------------------------------------------------------------------ episodes
     def _start(self, i: int, assign: Assign) -> None:
-        g = self.games[i]
-        g.ctrl, g.learner = assign(i)
-        g.state = State(self.variant, dealer=g.rng.randrange(NUM_SEATS))
-        g.state.deal_random(g.rng)
-        g.enc.reset(g.state)
-        g.movers, g.rewards, g.records = [], [], {}
-        g.hands = g.redeals = 0
-        g.active = True
-        for c in g.ctrl:
+        e = self.episodes[i]
+        e.ctrl, e.learner = assign(i)
+        e.movers, e.rewards, e.records = [], [], {}
+        e.active = True
+        for c in e.ctrl:
             if not c.batched:
-                c.agent.reset(g.rng.randrange(2**62))
+                c.agent.reset(self.rng.randrange(2**62))
 
-    def _after_move(self, g: _Game) -> bool:
-        """Handle scoring and deals after a move; True when the episode is over."""
-        st = g.state
-        reward = ZERO
-        over = False
-        if st.phase is Phase.DEAL or st.phase is Phase.GAME_OVER:
-            if st.hand_no > g.hands:  # a hand was scored
-                g.hands = st.hand_no
-                change = st.results[-1].score_change
-                d = (change[0] - change[1]) / self.total
-                reward = (d, -d, d, -d)
-                over = self.episode == "hand" or st.phase is Phase.GAME_OVER or g.hands >= self.max_hands
-                g.redeals = 0
-            else:
-                g.redeals += 1
-                over = g.redeals >= MAX_REDEALS
-            if not over:
-                st.deal_random(g.rng)
-                g.enc.reset(st)
-        g.rewards.append(reward)
-        return over
-
-    def _finish(self, g: _Game, out: dict[str, list], stats: Rollout) -> None:
-        r = attribute_rewards(g.movers, g.rewards)
-        done = last_decisions(g.movers)
+    def _finish(self, e: _Episode, final: dict[str, Any], out: dict[str, list], stats: Rollout) -> None:
+        r = attribute_rewards(e.movers, e.rewards)
+        done = last_decisions(e.movers)
         stats.episodes += 1
-        ret = 0.0
-        for seat in g.learner:
-            for t, (obs, mask, action, extra) in g.records.get(seat, []):
+        for seat in e.learner:
+            recs = e.records.get(seat, [])
+            for t, (obs, mask, action, extra) in recs:
                 out["obs"].append(obs)
                 out["masks"].append(mask)
                 out["actions"].append(action)
                 out["rewards"].append(r[t])
                 out["dones"].append(done[t])
                 out["extras"].append(extra)
-        lt = g.learner[0] % 2 if g.learner else 0
-        ret = sum(rw[lt] for rw in g.rewards)
+            if final["truncated"] and recs:
+                out["bootstrap_index"].append(len(out["actions"]) - 1)
+                out["bootstrap_obs"].append(final["observation"][seat])
+        lt = e.learner[0] % 2 if e.learner else 0
+        ret = float(sum(rw[lt] for rw in e.rewards))
         stats.episode_returns.append(ret)
-        opp = next((c.name for s, c in enumerate(g.ctrl) if s % 2 != lt), "?")
+        stats.truncated += bool(final["truncated"])
+        opp = next((c.name for s, c in enumerate(e.ctrl) if s % 2 != lt), "?")
         stats.opponent_returns.setdefault(opp, []).append(ret)
-        for res in g.state.results:
+        for res in final["results"]:
             if res.declarer % 2 == lt:
                 stats.declared += 1
                 stats.made += int(res.made)
-        g.active = False
+        e.active = False
 
     # ------------------------------------------------------------------- collect
     def collect(self, assign: Assign, min_steps: int) -> Rollout:
-        """Play episodes until ``min_steps`` learner transitions exist, finishing those begun."""
-        out: dict[str, list] = {k: [] for k in ("obs", "masks", "actions", "rewards", "dones", "extras")}
+        """Play episodes until ``min_steps`` learner transitions exist, finishing those begun.
+
+        Every call starts new games in all slots (``VectorEnv.reset`` continues each game's
+        generator), so nothing carries over between calls and a checkpoint needs only the
+        generators' states."""
+        keys = ("obs", "masks", "actions", "rewards", "dones", "extras", "bootstrap_index", "bootstrap_obs")
+        out: dict[str, list] = {k: [] for k in keys}
         stats = Rollout(np.empty(0), np.empty(0), np.empty(0), np.empty(0), np.empty(0), {})
-        for i in range(len(self.games)):
+        venv, episodes = self.venv, self.episodes
+        obs, info = venv.reset()
+        for i in range(venv.num_envs):
             self._start(i, assign)
         steps = 0
         while True:
-            live = [g for g in self.games if g.active]
+            live = [i for i, e in enumerate(episodes) if e.active]
             if not live:
                 break
-            groups: dict[tuple[int, bool], tuple[Any, Any, list[_Game]]] = {}
-            for g in live:
-                c = orig = g.ctrl[g.state.to_move]
-                teaching = isinstance(c, AuctionTeacher) and g.state.phase is Phase.AUCTION
+            seats = info["seat"]
+            observations, masks = obs["observation"], obs["action_mask"].view(bool)
+            actions = np.full(venv.num_envs, HOLD, dtype=np.int64)
+            groups: dict[tuple[int, bool], tuple[Any, Any, list[int]]] = {}
+            for i in live:
+                c = orig = episodes[i].ctrl[seats[i]]
+                teaching = isinstance(c, AuctionTeacher) and venv.tables[i].phase is Phase.AUCTION
                 if isinstance(c, AuctionTeacher):
-                    c = c.pick(g.state.phase)
+                    c = c.pick(venv.tables[i].phase)
                 key = (id(orig), True) if teaching else (id(c), False)
-                groups.setdefault(key, (c, orig if teaching else None, []))[2].append(g)
-            for c, teacher, gs in groups.values():
-                seats = [g.state.to_move for g in gs]
+                groups.setdefault(key, (c, orig if teaching else None, []))[2].append(i)
+            for c, teacher, idx in groups.values():
                 record = c.batched or (teacher.record if teacher is not None else c.record)
+                g_obs, g_masks = observations[idx], masks[idx]
+                extras: dict[str, np.ndarray] = {}
                 if c.batched:
-                    obs, masks = self._inputs(gs, seats)
-                    actions, extras = c.act(obs, masks)
+                    acts, extras = c.act(g_obs, g_masks)
                 else:
-                    actions = [c.agent.act(player_view(g.state, s)) for g, s in zip(gs, seats)]
-                    obs = masks = None
-                    extras = {}
-                    if record:
-                        obs, masks = self._inputs(gs, seats)
-                        if teacher is not None and teacher.learner.score:
-                            extras = teacher.learner.score(obs, masks, np.asarray(actions, dtype=np.int64))
-                for j, (g, seat) in enumerate(zip(gs, seats)):
-                    a = int(actions[j])
-                    if record and seat in g.learner:
+                    acts = np.asarray([c.agent.act(venv.view(i)) for i in idx], dtype=np.int64)
+                    if record and teacher is not None and teacher.learner.score:
+                        extras = teacher.learner.score(g_obs, g_masks, acts)
+                actions[idx] = acts
+                if not record:
+                    continue
+                for j, i in enumerate(idx):
+                    e, seat = episodes[i], int(seats[i])
+                    if seat in e.learner:
                         extra = {k: v[j] for k, v in extras.items()}
-                        g.records.setdefault(seat, []).append((len(g.movers), (obs[j], masks[j], a, extra)))
+                        e.records.setdefault(seat, []).append(
+                            (len(e.movers), (g_obs[j], g_masks[j], int(acts[j]), extra)))
                         steps += 1
-                    g.movers.append(seat)
-                    st = g.state
-                    st.apply(a)
-                    g.enc.step(st, seat, a)
-                    stats.env_steps += 1
-                    if self._after_move(g):
-                        self._finish(g, out, stats)
-                        if steps < min_steps:
-                            self._start(g.index, assign)
+            for i in live:
+                episodes[i].movers.append(int(seats[i]))
+            obs, rewards, _, _, info = venv.step(actions)
+            stats.env_steps += len(live)
+            for i in live:
+                episodes[i].rewards.append(rewards[i])
+            for final in info.get("final", ()):
+                i = final["index"]
+                self._finish(episodes[i], final, out, stats)
+                if steps < min_steps:
+                    self._start(i, assign)
         return _stack(out, stats, self.num_actions)
 
-    def _inputs(self, gs: list[_Game], seats: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.stack([g.enc.obs[s] for g, s in zip(gs, seats)])
-        masks = np.stack([legal_to_mask(g.state.legal_mask(), self.num_actions) for g in gs])
-        return obs, masks
+    # ------------------------------------------------------------------ resume
+    def get_state(self) -> dict[str, Any]:
+        """The generators' states: all a checkpoint needs between two ``collect`` calls."""
+        return {"rng": self.rng.getstate(), "games": [t.rng.getstate() for t in self.venv.tables]}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.rng.setstate(_tuplify(state["rng"]))
+        for t, s in zip(self.venv.tables, state["games"]):
+            t.rng.setstate(_tuplify(s))
+
+
+def _tuplify(x: Any) -> Any:
+    return tuple(_tuplify(v) for v in x) if isinstance(x, (list, tuple)) else x
 
 
 def _stack(out: dict[str, list], stats: Rollout, num_actions: int) -> Rollout:
@@ -295,4 +300,7 @@ def _stack(out: dict[str, list], stats: Rollout, num_actions: int) -> Rollout:
     stats.dones = np.asarray(out["dones"], dtype=np.float32)
     keys = out["extras"][0].keys() if n else ()
     stats.extras = {k: np.asarray([e[k] for e in out["extras"]], dtype=np.float32) for k in keys}
+    stats.bootstrap_index = np.asarray(out["bootstrap_index"], dtype=np.int64)
+    if out["bootstrap_obs"]:
+        stats.bootstrap_obs = np.stack(out["bootstrap_obs"])
     return stats

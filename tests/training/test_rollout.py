@@ -94,17 +94,15 @@ def test_collector_scripted_self_play_returns_are_hand_shares():
     learner = NetController(lambda obs, masks: (scripted(masks), {"tag": np.zeros(len(obs))}), "self_play")
     col = SelfPlayCollector(v, num_envs=1, seed=4)
     ro = col.collect(lambda i: ([learner] * 4, (0, 1, 2, 3)), min_steps=1)
-    assert ro.episodes == 1
-    g = col.games[0]
-    change = g.state.results[-1].score_change
-    share = (change[0] - change[1]) / v.total_points
+    assert ro.episodes == 1 and ro.truncated == 0 and len(ro.bootstrap_index) == 0
+    share = ro.episode_returns[0]  # team 0's (score change - team 1's) / 120: a whole number of 5s
+    assert share != 0 and round(share * v.total_points) % 5 == 0
     # four contiguous per-seat trajectories, each ending with done=1 and carrying its share
     ends = np.flatnonzero(ro.dones)
     assert len(ends) == 4 and ends[-1] == len(ro) - 1
     starts = np.concatenate([[0], ends[:-1] + 1])
     totals = sorted(float(ro.rewards[a:b + 1].sum()) for a, b in zip(starts, ends))
     assert totals == pytest.approx(sorted([share, -share, share, -share]))
-    assert ro.episode_returns == [pytest.approx(share)] or ro.episode_returns == [pytest.approx(-share)]
     assert ro.masks[np.arange(len(ro)), ro.actions].all()
     assert ro.obs.shape == (len(ro), crowsnest_env.raw_env().observation_layout.size)
 
@@ -158,3 +156,24 @@ def test_auction_teacher_bids_recorded_with_learner_scores_when_asked():
     auction = ro.obs[:, observation_layout(v)["phase"].slice][:, 0] == 1
     assert auction.any()
     assert (ro.extras["logprob"][auction] == -1.0).all() and (ro.extras["logprob"][~auction] == 0.0).all()
+
+
+def test_collector_marks_truncated_episodes_for_bootstrapping():
+    """The env's max_hands truncates a game episode; the learner seats' last transitions are
+    listed with their observation at the cut (for gamma * V(s'))."""
+    v = crowsnest_env.get_variant("crowsnest")
+    learner = NetController(lambda obs, masks: (scripted(masks), {}), "self_play")
+    col = SelfPlayCollector(v, num_envs=2, seed=3, episode="game", max_hands=1)
+    ro = col.collect(lambda i: ([learner] * 4, (0, 1, 2, 3)), min_steps=50)
+    assert ro.truncated == ro.episodes > 0
+    assert len(ro.bootstrap_index) == 4 * ro.episodes
+    assert ro.dones[ro.bootstrap_index].all()
+    assert ro.bootstrap_obs.shape == (len(ro.bootstrap_index), ro.obs.shape[1])
+    scores = observation_layout_piece(v, "scores")
+    assert np.abs(ro.bootstrap_obs[:, scores]).sum() > 0  # the cut comes after a scored hand
+
+
+def observation_layout_piece(v, name):
+    from crowsnest_env.observation import observation_layout
+
+    return observation_layout(v)[name].slice
