@@ -10,6 +10,7 @@ import pytest
 
 from agents.arena import Task, run_pairing
 from agents.backends import LocalBackend, WorkerCrashError, make_backend
+from tests._procs import HAS_PROC, spawned_children
 
 KW = {"deals": 24, "seed": 5, "games": 1, "max_hands": 4}
 
@@ -92,25 +93,7 @@ def test_bad_backend_input_is_a_value_error_naming_it():
         run_pairing("random", "random", deals=2, backend="dask")
 
 
-def _spawned_workers(parent: int) -> list[int]:
-    """Pids of the pool workers (not the resource tracker) that ``parent`` spawned, from /proc."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                cmd = fh.read()
-        except (OSError, ValueError, IndexError):
-            continue
-        if ppid == parent and b"spawn_main" in cmd and b"resource_tracker" not in cmd:
-            out.append(int(entry))
-    return out
-
-
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to find the workers")
+@pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find the workers")
 @pytest.mark.timeout(120)
 def test_cli_run_survives_kill_9_of_a_worker_and_writes_the_same_json(tmp_path):
     import json
@@ -125,7 +108,7 @@ def test_cli_run_survives_kill_9_of_a_worker_and_writes_the_same_json(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     deadline, victim = time.time() + 30, None
     while victim is None and time.time() < deadline and proc.poll() is None:
-        workers = _spawned_workers(proc.pid)
+        workers = spawned_children(proc.pid)
         victim = workers[0] if workers else None
         time.sleep(0.05)
     assert victim is not None, "no worker to kill"
