@@ -168,6 +168,33 @@ def _host_port(address: str) -> tuple[str, int] | None:
     return host.strip("[]"), int(port)
 
 
+def _probe(address: str, timeout_s: float) -> None:
+    """Raise RayUnreachableError unless a gRPC server (Ray's GCS or client server) answers at ``address``.
+
+    A TCP connect alone is not enough: Ray retries for minutes against a port that accepts
+    connections but does not speak gRPC."""
+    target = _host_port(address)
+    if target is None:
+        return
+    try:
+        socket.create_connection(target, timeout=timeout_s).close()
+    except OSError as err:
+        raise RayUnreachableError(f"cannot reach Ray cluster at {address}: {err}") from None
+    try:
+        import grpc
+    except ImportError:  # Ray depends on grpcio; without it, the TCP check has to do
+        return
+    host, port = target
+    channel = grpc.insecure_channel(f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+    try:
+        grpc.channel_ready_future(channel).result(timeout=timeout_s)
+    except grpc.FutureTimeoutError:
+        raise RayUnreachableError(f"cannot reach Ray cluster at {address}: no gRPC answer within "
+                                  f"{timeout_s:g} s (is it a Ray head's GCS port?)") from None
+    finally:
+        channel.close()
+
+
 def connect_ray(address: str | None = None, num_cpus: int | None = None,
                 timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> bool:
     """Make sure this process is connected to Ray; True if this call started (and owns) it.
@@ -182,12 +209,7 @@ def connect_ray(address: str | None = None, num_cpus: int | None = None,
     except ImportError as err:
         raise ValueError("the ray backend needs Ray: pip install 'crowsnest[ray]'") from err
     if address:  # probed even when Ray is up: a named address that does not answer is an error
-        target = _host_port(address)
-        if target is not None:
-            try:
-                socket.create_connection(target, timeout=timeout_s).close()
-            except OSError as err:
-                raise RayUnreachableError(f"cannot reach Ray cluster at {address}: {err}") from None
+        _probe(address, timeout_s)
     if ray.is_initialized():
         return False
     env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}

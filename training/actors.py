@@ -26,6 +26,7 @@ import time
 from multiprocessing.connection import wait as wait_connections
 from typing import Any
 
+import numpy as np
 import torch.multiprocessing as mp
 from torch import nn
 
@@ -203,7 +204,9 @@ class RayActors:
                 except RayTaskError as err:
                     raise ActorError(f"DMC Ray actor {slot} failed:\n{err}") from None
                 self._call(slot)
-                return msg
+                # Ray hands numpy arrays over read-only (zero copy); the learner wants its own
+                return {k: v.copy() if isinstance(v, np.ndarray) and not v.flags.writeable else v
+                        for k, v in msg.items()}
             if time.monotonic() - last > self.stall_s:
                 raise ActorError(f"no batch from any of {len(self.handles)} DMC Ray actors in {self.stall_s:.0f} s")
 

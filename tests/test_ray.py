@@ -1,0 +1,117 @@
+"""Everything that needs Ray, under one small local Ray (started once: it takes seconds).
+
+Arena: the same numbers on Ray as on local processes; a clear error for a bad address.
+DMC: a tiny run with Ray actors writes its checkpoint; a Ray actor killed mid-run is replaced.
+Skipped when Ray is not installed (``pip install -e ".[ray]"``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+
+import pytest
+import torch
+
+from agents.arena import main, run_pairing, run_round_robin
+from agents.backends import RayBackend, RayUnreachableError, connect_ray
+from tests.training.test_actors import kill_when, tiny_dmc
+from training import cli
+
+ray = pytest.importorskip("ray")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ray_cluster():
+    """One small local Ray for the module (workers import this checkout)."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {"PYTHONPATH": ROOT}})
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _threads():
+    before = torch.get_num_threads()
+    yield
+    torch.set_num_threads(before)
+
+
+def _numbers(report: dict) -> dict:
+    """A report without its timing fields (elapsed_s, speed, decisions_per_s*)."""
+    out = {k: v for k, v in report.items() if k != "elapsed_s"}
+    out["pairings"] = [{k: v for k, v in p.items() if k != "speed" and not k.startswith("decisions_per_s")}
+                       for p in report["pairings"]]
+    return out
+
+
+@pytest.mark.timeout(120)
+def test_cli_json_is_the_same_with_ray_and_local(tmp_path):
+    args = ["--a", "random+heuristic", "--b", "random", "--deals", "30", "--games", "2", "--max-hands", "4",
+            "--seed", "11", "--workers", "2", "--no-progress"]
+    assert main([*args, "--backend", "ray", "--out", str(tmp_path / "ray.json")]) == 0
+    assert main([*args, "--out", str(tmp_path / "local.json")]) == 0
+    on_ray, local = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("ray", "local"))
+    assert _numbers(on_ray) == _numbers(local)
+    assert on_ray["pairings"][0]["deals"] == 30
+
+
+@pytest.mark.timeout(120)
+def test_round_robin_on_ray_matches_local():
+    kw = {"deals": 12, "seed": 4, "workers": 2}
+    on_ray, local = (run_round_robin(["random", "heuristic", "random+heuristic"], backend=b, **kw)
+                     for b in ("ray", "local"))
+    assert on_ray["ratings"] == local["ratings"] and on_ray["adp_table"] == local["adp_table"]
+
+
+@pytest.mark.timeout(30)
+def test_unreachable_address_is_a_clear_cli_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--a", "random", "--b", "random", "--deals", "2", "--backend", "ray", "--address", "127.0.0.1:1",
+              "--no-progress"])
+    assert exc.value.code == 2
+    assert "crowsnest-arena: error: cannot reach Ray cluster at 127.0.0.1:1" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(30)
+def test_unreachable_address_is_a_value_error_in_the_api():
+    with socket.socket() as silent:  # accepts TCP connections, never answers: the probe times out
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        t0 = time.monotonic()
+        with pytest.raises(RayUnreachableError, match=f"cannot reach Ray cluster at {address}: no gRPC answer"):
+            connect_ray(address, timeout_s=0.5)
+        assert time.monotonic() - t0 < 10
+    with pytest.raises(ValueError, match="cannot reach Ray cluster"):
+        run_pairing("random", "random", deals=2, backend="ray", address="ray://127.0.0.1:1")
+    with pytest.raises(ValueError, match="Ray address must look like HOST:PORT"):
+        RayBackend(2, address="nonsense")
+
+
+# ------------------------------------------------------------------ DMC with Ray actors
+def _actor_names() -> list[str]:
+    return sorted(n for n in ray.util.list_named_actors() if n.startswith("crowsnest-dmc-"))
+
+
+@pytest.mark.timeout(150)
+def test_ray_actor_killed_mid_run_is_replaced_and_the_run_writes_its_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    killed: list[str] = []
+
+    def kill() -> None:
+        name = _actor_names()[0]
+        ray.kill(ray.get_actor(name))
+        killed.append(name)
+
+    watcher = kill_when(lambda: (out / "checkpoint.pt").exists() and _actor_names(), kill)
+    summary = cli.run(tiny_dmc(tmp_path, backend="ray"), str(out), evaluate=False)
+    watcher.join(timeout=5)
+    assert killed and summary["actor_restarts"] >= 1 and summary["global_step"] >= 1000
+    ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
+    assert ckpt["global_step"] == summary["global_step"] and ckpt["update"] == summary["update"]
+    assert len(list((out / "snapshots").glob("update_*.pt"))) == summary["update"]  # pool grew on the driver
+    assert _actor_names() == []  # the learner's actors are gone
