@@ -220,7 +220,8 @@ def connect_ray(address: str | None = None, num_cpus: int | None = None,
         if address:
             ray.init(address=address, **kwargs)
         else:
-            ray.init(num_cpus=num_cpus or os.cpu_count() or 1, **kwargs)
+            # "local": a new instance even if a (possibly stale) `ray start` cluster is recorded in /tmp/ray
+            ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, **kwargs)
     except ConnectionError as err:
         raise RayUnreachableError(f"cannot reach Ray cluster at {address}: {err}") from None
     return True
