@@ -3,8 +3,10 @@
 Both groups offer the learner the same three calls: :meth:`get` (the next batch, from any
 actor), :meth:`sync` (publish the current weights and opponent pool) and :meth:`close`.
 
-- ``local``: spawned processes running :func:`training.dmc.actor_main`, one pipe each;
-  weights through a shared-memory model, the opponent pool through ``snapshots/pool.json``.
+- ``local``: spawned processes running :func:`training.dmc.actor_main`, one pipe each (a
+  sender thread in the actor keeps up to ``dmc.queue_size`` batches ready, so collection
+  overlaps the learner's update); weights through a shared-memory model, the opponent pool
+  through ``snapshots/pool.json``.
 - ``ray``: Ray actors running :class:`training.dmc.DMCWorker`, one ``collect`` call in
   flight each; weights and pool snapshots through the object store (``ray.put``), so no
   shared disk is needed.

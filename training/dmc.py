@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 import time
 import traceback
 from typing import Any
@@ -111,21 +113,44 @@ class DMCWorker:
 def actor_main(seed: int, cfg: Config, run_dir: str, shared: QNet, conn: Any, stop: Any) -> None:
     """Local actor process: copy the shared weights, play, send ``("batch", msg)`` down its own pipe.
 
-    Ends when ``stop`` is set or the learner closes the pipe; an exception is sent as
-    ``("error", traceback)`` so the learner can stop with it instead of restarting forever."""
+    A sender thread writes to the pipe, so the actor keeps collecting (up to ``dmc.queue_size``
+    batches ahead) while the learner is busy updating. Ends when ``stop`` is set or the learner
+    closes the pipe; an exception is sent as ``("error", traceback)`` so the learner can stop
+    with it instead of restarting the actor forever."""
+    outbox: queue.Queue = queue.Queue(maxsize=max(1, cfg.dmc.queue_size))
+    sender = threading.Thread(target=_send_loop, args=(conn, outbox, stop), daemon=True)
+    sender.start()
     try:
         worker = DMCWorker(cfg, seed)
-        while not stop.is_set():
-            msg = worker.collect(shared.state_dict(), dict.fromkeys(_pool_paths(run_dir)))
-            conn.send(("batch", msg))
-    except (BrokenPipeError, ConnectionResetError, EOFError):
-        return  # the learner has gone
+        while not stop.is_set() and sender.is_alive():
+            item = ("batch", worker.collect(shared.state_dict(), dict.fromkeys(_pool_paths(run_dir))))
+            while not stop.is_set() and sender.is_alive():
+                try:
+                    outbox.put(item, timeout=0.5)
+                    break
+                except queue.Full:
+                    continue
     except BaseException:
-        try:
-            conn.send(("error", traceback.format_exc()))
-        except OSError:
-            pass
+        outbox.put(("error", traceback.format_exc()))
+        sender.join(timeout=10)
         raise SystemExit(1) from None
+
+
+def _send_loop(conn: Any, outbox: queue.Queue, stop: Any) -> None:
+    """The actor's only writer to its pipe; returns when the learner has gone or ``stop`` is set."""
+    while True:
+        try:
+            item = outbox.get(timeout=0.5)
+        except queue.Empty:
+            if stop.is_set():
+                return
+            continue
+        try:
+            conn.send(item)
+        except (BrokenPipeError, ConnectionResetError, EOFError, OSError):
+            return
+        if item[0] == "error":
+            return
 
 
 def _pool_paths(run_dir: str) -> list[str]:
