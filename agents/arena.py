@@ -54,7 +54,8 @@ from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Varia
 from crowsnest_env.table import Table, resolve_variant
 
 from . import make_agent
-from .ratings import DealRecord, GameRecord, TableGame, TableHand, fit_ratings, summarise_pairing
+from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
+from .stats import fit_ratings
 
 SCHEMA = "crowsnest-arena/1"
 DEFAULT_MAX_HANDS = 60

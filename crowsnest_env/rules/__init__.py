@@ -15,6 +15,7 @@ from .state import (
     new_game,
     score_change,
     step,
+    trick_key,
     trick_winner_offset,
 )
 from .variants import (
@@ -39,5 +40,5 @@ __all__ = [
     "HandResult", "IllegalActionError", "MadeScore", "NO_CROW_SUFFIX", "Phase", "PlayerView", "State",
     "Variant", "card_list", "get_variant", "iter_cards", "layout_for", "new_game",
     "hand_points", "legal_cards", "player_view", "score_change", "step", "tables", "tables_for",
-    "trick_winner_offset",
+    "trick_key", "trick_winner_offset",
 ]
