@@ -193,10 +193,10 @@ class Config:
             raise ConfigError(f"variant: {err}") from None
         for name in ("seed", "eval_seed"):
             _int_range(name, getattr(self, name), 0, 2**63 - 1)
-        for name in ("total_steps", "max_hands", "torch_threads", "snapshot_interval", "pool_size",
+        for name in ("total_steps", "torch_threads", "snapshot_interval", "pool_size",
                      "checkpoint_interval", "log_interval", "eval_workers", "bc_epochs", "bc_batch_size"):
             _int_range(name, getattr(self, name), 1)
-        for name in ("eval_interval", "eval_deals", "final_eval_deals", "bc_decisions"):
+        for name in ("max_hands", "eval_interval", "eval_deals", "final_eval_deals", "bc_decisions"):
             _int_range(name, getattr(self, name), 0)
         _real("max_wall_time", self.max_wall_time, 0.0)
         _real("teacher_auction", self.teacher_auction, 0.0, 1.0)
