@@ -238,5 +238,5 @@ def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_PARAMS", "CheckpointError", "check_state_dict",
-           "checkpoint_variant", "expected_shapes", "validate_model_spec", "layout_rows", "make_payload", "model_from_checkpoint",
-           "read_checkpoint", "write_checkpoint"]
+           "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload", "model_from_checkpoint",
+           "read_checkpoint", "validate_model_spec", "write_checkpoint"]

@@ -57,8 +57,8 @@ class ConventionWrapper(wrappers.OrderEnforcingWrapper):
         # would then pass a live agent to _was_dead_step and drop it from the game.
         if action is None:
             if not dead:
-                raise ActionSpaceError(action, raw.table.phase, raw.table.to_move,
-                                         f"action is not in action space: {agent} is live (None is for a finished agent)", "None")
+                raise ActionSpaceError(action, raw.table.phase, raw.table.to_move, "action is not in action space: "
+                                       f"{agent} is live (None is for a finished agent)", "None")
             raw._was_dead_step(action)
             return
         if not self._in_bounds(action):
