@@ -12,7 +12,7 @@ from torch import nn
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
-from .checkpoint import model_from_checkpoint, read_checkpoint
+from .checkpoint import checkpoint_variant, model_from_checkpoint, read_checkpoint
 from .networks import masked_logits
 
 
@@ -37,7 +37,7 @@ class PolicyAgent:
                         variant: str | None = None, crow: bool = True) -> PolicyAgent:
         want = get_variant(variant, crow) if variant is not None else None
         data = read_checkpoint(path, want)
-        own = get_variant(data["variant"], data["crow"])
+        own = checkpoint_variant(data)  # partnership, dixie: no bird, and no crow=False option either
         return cls(model_from_checkpoint(data), data["algo"], own, greedy=bool(greedy), seed=seed,
                    name=f"checkpoint:{path}")
 

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import random
 import time
 
@@ -26,6 +28,18 @@ from ._solver import DoubleDummy
 from .heuristic import HeuristicAgent, choose_card
 
 
+def _count(name: str, value: object, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"pimc option {name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"pimc option {name} must be a finite number, got {value!r}")
+    return float(value)
+
+
 class PIMCAgent:
     """Sampling + double-dummy search in the play; heuristic auction, discard and trump."""
 
@@ -35,13 +49,20 @@ class PIMCAgent:
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int = 0):
         self.rng = random.Random(seed)
-        self.samples = int(samples)
-        self.nodes = int(nodes)
+        self.samples = _count("samples", samples, 1)
+        self.nodes = _count("nodes", nodes, 1)
         # Off by default: a wall-clock budget makes the play depend on machine load.
-        self.time_limit = None if time_limit in (None, "", "none", "None") else float(time_limit)
-        self.min_samples = int(min_samples)
-        self.trump_bias = float(trump_bias)
-        self.from_trick = int(from_trick)  # tricks before this one are played by the heuristic
+        if time_limit in (None, "", "none", "None"):
+            self.time_limit = None
+        else:
+            self.time_limit = _number("time_limit", time_limit)
+            if self.time_limit <= 0:
+                raise ValueError(f"pimc option time_limit must be > 0 seconds (or none), got {time_limit!r}")
+        self.min_samples = _count("min_samples", min_samples, 1)
+        self.trump_bias = _number("trump_bias", trump_bias)
+        if self.trump_bias < 0:
+            raise ValueError(f"pimc option trump_bias must be >= 0, got {trump_bias!r}")
+        self.from_trick = _count("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
         self.heuristic = HeuristicAgent(seed=seed)
 
     def reset(self, seed: int | None = None) -> None:

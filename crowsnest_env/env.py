@@ -108,6 +108,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"reset options must be a dict, got {options!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"reset seed must be a non-negative integer or None, got {seed!r}")
         options = dict(options or {})
         unknown = set(options) - set(RESET_OPTIONS)
         if unknown:  # a warning, not an error: PettingZoo's api_test passes options={"options": 1}
