@@ -90,8 +90,8 @@ def _games_summary(games: Sequence[GameRecord]) -> dict[str, Any]:
     }
 
 
-def _speed(clock: Any) -> dict[str, dict[str, dict[str, float]]]:
-    out: dict[str, dict[str, dict[str, float]]] = {"a": {}, "b": {}}
+def _speed(clock: Any) -> dict[str, dict[str, dict[str, float | None]]]:
+    out: dict[str, dict[str, dict[str, float | None]]] = {"a": {}, "b": {}}
     for (role, name), (calls, secs) in sorted(clock.totals.items()):
         out[role][name] = {"decisions": int(calls), "seconds": round(secs, 4),
                            "decisions_per_s": round(calls / secs, 1) if secs > 0 else None}

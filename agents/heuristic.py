@@ -155,7 +155,7 @@ def _follow(view: PlayerView, legal: CardSet, others: CardSet) -> int:
     win_seat = (view.leader + off) % NUM_SEATS
     wk = win_key(cards, t, trick[off], led)
     later_opp = [s for s in _later_seats(view) if s % 2 != view.team]
-    pts = sum(cards.points[c] for c in trick)
+    pts: float = sum(cards.points[c] for c in trick)
     if view.trick_no == view.variant.num_tricks - 1:
         pts += nest_estimate(view, others)
 

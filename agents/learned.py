@@ -60,7 +60,7 @@ class PolicyAgent:
             if self.algo == "ppo":
                 scores = masked_logits(self.model(obs)[0], mask)[0]
             else:
-                scores = self.model.q_legal(obs, mask)[0]
+                scores = self.model.q_legal(obs, mask)[0]  # type: ignore[operator]  # a QNet
         if self.greedy or self.algo == "dmc":
             return int(torch.argmax(scores))
         return int(torch.multinomial(torch.softmax(scores, -1), 1, generator=self.gen))

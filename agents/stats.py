@@ -66,11 +66,11 @@ def fit_ratings(entrants: Sequence[str], matches: Iterable[tuple[str, str, float
     ratings = {name: model.rating(name=name) for name in entrants}
     record = {name: [0, 0, 0] for name in entrants}  # wins, draws, losses
     for a, b, score_a in matches:
-        ranks = [1, 1] if score_a == 0.5 else ([1, 2] if score_a > 0.5 else [2, 1])
+        ranks = [1.0, 1.0] if score_a == 0.5 else ([1.0, 2.0] if score_a > 0.5 else [2.0, 1.0])
         [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
         for name, own in ((a, score_a), (b, 1.0 - score_a)):
             record[name][0 if own == 1 else 1 if own == 0.5 else 2] += 1
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"agent": name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
          "matches": sum(record[name]), "wins": record[name][0], "draws": record[name][1],
          "losses": record[name][2]}

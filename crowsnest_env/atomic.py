@@ -59,7 +59,7 @@ def remove_stale_temps(path: str) -> list[str]:
     """Remove temp files of ``path`` left by dead processes; returns the removed paths."""
     folder, base = os.path.split(os.path.abspath(path))
     pattern = re.compile(rf"^\.{re.escape(base)}\.tmp-(\d+)-[0-9a-f]+$")
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(folder)
     except OSError:
@@ -108,7 +108,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[Any]], None],
     except OSError as err:
         raise _write_error(path, err) from err
     try:
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as fh:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
@@ -135,4 +135,7 @@ def _unlink(path: str) -> None:
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    atomic_write(path, lambda fh: fh.write(text))
+    def write(fh: IO[Any]) -> None:
+        fh.write(text)
+
+    atomic_write(path, write)

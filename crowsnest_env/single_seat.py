@@ -16,10 +16,9 @@ steps unmasked samples); ``illegal_action="raise"`` raises ``IllegalActionError`
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import random
 
 import gymnasium as gym
 import numpy as np
@@ -62,11 +61,11 @@ class SingleSeatEnv(gym.Env):
         self.seat, self.agent_name = int(seat), AGENTS[seat]
         self.others = _seat_agents(self.seat, others)
         self.render_mode = render_mode
-        layout = self.table.encoder.layout
+        layout = self.table.observer().layout
         low, high = np.zeros(layout.size, np.float32), np.ones(layout.size, np.float32)
         low[layout["scores"].slice], high[layout["scores"].slice] = -SCORE_CLIP, SCORE_CLIP
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.action_space = spaces.Discrete(self.table.num_actions)
+        self.action_space: spaces.Discrete = spaces.Discrete(self.table.num_actions)
         self._hand: dict[str, Any] | None = None
         self._illegal_end = False
 

@@ -58,8 +58,8 @@ class VectorEnv:
                              max_redeals=max_redeals, record=record) for _ in range(n)]
         first = self.tables[0]
         self.variant = first.variant
-        self.observation_layout = first.encoder.layout
-        self.action_layout = first.encoder.actions
+        self.observation_layout = first.observer().layout
+        self.action_layout = first.observer().actions
         self.num_actions = a = first.num_actions
         d = self.observation_layout.size
         low, high = np.zeros(d, np.float32), np.ones(d, np.float32)
@@ -75,7 +75,7 @@ class VectorEnv:
         self.action_space = spaces.MultiDiscrete(np.full(n, a))
         self._rows = np.zeros((n, 4, d), np.float32)  # every seat's row of every game, kept by the encoders
         for i, t in enumerate(self.tables):
-            t.encoder.bind(self._rows[i])
+            t.observer().bind(self._rows[i])
         self._index = np.arange(n)
         self._seat = np.zeros(n, np.int64)
         self._nbytes = (a + 7) // 8
@@ -158,7 +158,7 @@ class VectorEnv:
 
     def _final(self, i: int, t: Table) -> dict[str, Any]:
         out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,
-                               "scores": t.scores, "observation": t.encoder.obs.copy(),
+                               "scores": t.scores, "observation": t.observer().obs.copy(),
                                "results": t.state.results}
         if t.keep_record:
             out["record"] = t.record()

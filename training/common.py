@@ -18,7 +18,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -117,7 +117,7 @@ class Run:
         cap = self.cfg.max_wall_time
         return cap > 0 and time.time() - self.start >= cap
 
-    def scalars(self, values: dict[str, float], step: int) -> None:
+    def scalars(self, values: Mapping[str, float | None], step: int) -> None:
         for tag, v in values.items():
             if v is not None and np.isfinite(v):
                 self.writer.add_scalar(tag, v, step)

@@ -284,7 +284,7 @@ def _choice(name: str, value: str, valid: tuple[str, ...]) -> None:
 
 def _convert(value: Any, tp: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise ConfigError(f"{where} must be a mapping of {tp.__name__} fields, got {type(value).__name__}")
         return _build(tp, value, where + ".")
