@@ -35,7 +35,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     A thin PettingZoo face over one :class:`~crowsnest_env.table.Table` (the game driver that
     owns the state, the encoder and the episode rules)."""
 
-    metadata: dict[str, Any] = {"name": "crowsnest_v0", "render_modes": ["human", "ansi"],
+    metadata: dict[str, Any] = {"name": "crowsnest_v1", "render_modes": ["human", "ansi"],
                                 "is_parallelizable": False}
 
     def __init__(
