@@ -69,8 +69,9 @@ through ``last()`` at its next turn or at termination.
 - ``reward="win"``: +1 / -1 to the winning / losing team at game end (``episode="hand"``: the sign
   of the hand's score difference, 0 on a tie).
 
-When a hand is scored, ``infos[agent]["hand"]`` holds ``declarer``, ``bid``, ``trump``, ``points``,
-``tricks``, ``made``, ``score_change``, ``nest_points`` (kept until that agent next acts).
+When a hand is scored, ``infos[agent]["hand"]`` holds ``declarer`` (seat 0..3), ``bid``, ``trump``
+(colour index into ``crowsnest_env.rules.COLOURS``), ``points``, ``tricks``, ``made``,
+``score_change``, ``nest_points``, ``hand_no`` (plain numbers; kept until that agent next acts).
 ``env.unwrapped.scores`` holds the game scores.
 
 ## Reset options
