@@ -6,6 +6,7 @@
 | ``heuristic``     | the app-style "computer player" (:mod:`agents.heuristic`) |
 | ``pimc``          | Perfect-Information Monte-Carlo search (:mod:`agents.pimc`) |
 | ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`, :mod:`agents.checkpoint`) |
+| ``phase:base=X;auction=Y`` | one agent per phase (:mod:`agents.phases`): auction, discard (with trump), play |
 
 Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
 see :func:`make_agent`.
@@ -18,7 +19,7 @@ from typing import Any
 
 from crowsnest_env.agent import Agent, RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "pimc", "checkpoint:PATH")
+AGENT_NAMES = ("random", "heuristic", "pimc", "checkpoint:PATH", "phase:base=NAME;auction=NAME;discard=NAME;play=NAME")
 
 
 def _parse_options(text: str) -> dict[str, Any]:
@@ -45,6 +46,10 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     """
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent name must be a non-empty string, got {spec!r}")
+    if spec.startswith("phase:"):
+        from .phases import PhaseAgent
+
+        return PhaseAgent.from_spec(spec, seed=seed, **kwargs)
     if spec.startswith("checkpoint:"):
         from .learned import PolicyAgent
 
