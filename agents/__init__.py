@@ -6,6 +6,7 @@
 | ``heuristic``     | the app-style "computer player" (:mod:`agents.heuristic`) |
 | ``pimc``          | Perfect-Information Monte-Carlo search (:mod:`agents.pimc`) |
 | ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`, :mod:`agents.checkpoint`) |
+| ``phase:base=X;auction=Y`` | one agent per phase (:mod:`agents.phases`): auction, discard (with trump), play |
 
 Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
 see :func:`make_agent`.
@@ -13,11 +14,12 @@ see :func:`make_agent`.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from crowsnest_env.agent import Agent, RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "pimc", "checkpoint:PATH")
+AGENT_NAMES = ("random", "heuristic", "pimc", "checkpoint:PATH", "phase:base=NAME;auction=NAME;discard=NAME;play=NAME")
 
 
 def _parse_options(text: str) -> dict[str, Any]:
@@ -44,23 +46,40 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     """
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent name must be a non-empty string, got {spec!r}")
+    if spec.startswith("phase:"):
+        from .phases import PhaseAgent
+
+        return PhaseAgent.from_spec(spec, seed=seed, **kwargs)
     if spec.startswith("checkpoint:"):
         from .learned import PolicyAgent
 
         return PolicyAgent.from_checkpoint(spec[len("checkpoint:"):], seed=seed, **kwargs)
     name, _, query = spec.partition("?")
-    kwargs = {**_parse_options(query), **kwargs}
+    options = _parse_options(query)
+    if "seed" in options:
+        raise ValueError(f"agent {spec!r}: 'seed' is not an agent option (the arena or caller seeds agents)")
+    kwargs = {**options, **kwargs}
     if name == "random":
-        return RandomAgent(seed=seed, **kwargs)
-    if name == "heuristic":
+        cls: Any = RandomAgent
+    elif name == "heuristic":
         from .heuristic import HeuristicAgent
 
-        return HeuristicAgent(seed=seed, **kwargs)
-    if name == "pimc":
+        cls = HeuristicAgent
+    elif name == "pimc":
         from .pimc import PIMCAgent
 
-        return PIMCAgent(seed=seed, **kwargs)
-    raise ValueError(f"unknown agent {spec!r}; valid names: {', '.join(AGENT_NAMES)}")
+        cls = PIMCAgent
+    else:
+        raise ValueError(f"unknown agent {spec!r}; valid names: {', '.join(AGENT_NAMES)}")
+    valid = [p for p in inspect.signature(cls).parameters if p != "seed"]
+    unknown = [k for k in kwargs if k not in valid]
+    if unknown:
+        raise ValueError(f"agent {spec!r}: unknown option(s) {unknown}; {name} takes "
+                         f"{', '.join(valid) if valid else 'no options'}")
+    try:
+        return cls(seed=seed, **kwargs)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"agent {spec!r}: {err}") from None
 
 
 __all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "make_agent"]

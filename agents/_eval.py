@@ -11,9 +11,10 @@ from crowsnest_env.rules import (
     NUM_SEATS,
     CardSet,
     CardTables,
-    MadeScore,
     Variant,
     iter_cards,
+    score_change,
+    trick_key,
 )
 
 # Chance that a trump wins a trick, by how many trumps held by others rank above it.
@@ -28,12 +29,7 @@ def power(cards: CardTables, trump: int, card: int) -> int:
     return cards.trump_power[trump][card] or cards.plain_power[card]
 
 
-def win_key(cards: CardTables, trump: int, card: int, led: int) -> int:
-    """Trick-taking key of ``card`` when suit ``led`` was led: trumps > led suit > others (0)."""
-    tp = cards.trump_power[trump][card]
-    if tp:
-        return 100 + tp
-    return cards.plain_power[card] if cards.eff_suit[trump][card] == led else 0
+win_key = trick_key  # the engine's trick-taking key (one rule, said once)
 
 
 def is_master(cards: CardTables, trump: int, card: int, others: CardSet) -> bool:
@@ -44,13 +40,10 @@ def is_master(cards: CardTables, trump: int, card: int, others: CardSet) -> bool
 
 
 def outcome(variant: Variant, decl_team: int, bid: int, team0_points: int, team: int) -> int:
-    """``team``'s hand score change minus the other team's, given team 0's captured points."""
-    points = (team0_points, variant.total_points - team0_points)
-    change = list(points)
-    if points[decl_team] < bid:
-        change[decl_team] = -bid
-    elif variant.made_score is MadeScore.BID:
-        change[decl_team] = bid
+    """``team``'s hand score change minus the other team's, given team 0's captured points
+    (the engine's scoring; the other team is assumed to hold the rest of the hand's total,
+    which overstates it by the trick bonus on a tied trick split)."""
+    _, change = score_change(variant, (team0_points, variant.total_points - team0_points), decl_team, bid)
     return change[team] - change[1 - team]
 
 

@@ -13,6 +13,12 @@ Alpha-beta over single card plays (seats 0/2 maximise team 0's points, 1/3 minim
   replaces the search, which keeps early decisions within a time budget.
 
 The value counts trick points, the nest to the last trick's winner and the trick bonus.
+
+For speed the solver keeps specialised copies of two engine rules, on its precomputed
+per-trump tables: who wins a trick (:meth:`DoubleDummy.trick_winner`, the engine's
+``trick_winner_offset``) and which cards may follow (:meth:`DoubleDummy.legal`, the engine's
+``legal_cards``). ``tests/agents/test_rule_copies.py`` holds both equal to the engine's over
+random positions in every variant.
 Any monotone score (made/set against the bid) is a function of this value, so minimax of
 points followed by the score mapping equals minimax of the score itself.
 """
@@ -182,15 +188,27 @@ class DoubleDummy:
         self.tt[key] = (lo, hi)
         return v
 
-    def _finish(self, alpha: int, beta: int) -> int:
-        trick, leader = self.trick, self.leader
+    # ---------------------------------------------- specialised copies of engine rules
+    def trick_winner(self, trick: list[int]) -> int:
+        """Offset from the leader of the winning card (a fast copy of ``trick_winner_offset``)."""
         led = self.eff[trick[0]]
         best, off = -1, 0
         for i, c in enumerate(trick):
             k = self.tkey[c] or (self.power[c] if self.eff[c] == led else 0)
             if k > best:
                 best, off = k, i
-        winner = (leader + off) % NUM_SEATS
+        return off
+
+    def legal(self, hand: CardSet, trick: list[int]) -> CardSet:
+        """Cards of ``hand`` that may follow ``trick`` (a fast copy of ``legal_cards``)."""
+        if trick:
+            follow = hand & self.suit_mask[self.eff[trick[0]]]
+            return (follow | (hand & self.anytime)) if follow else hand
+        return hand
+
+    def _finish(self, alpha: int, beta: int) -> int:
+        trick, leader = self.trick, self.leader
+        winner = (leader + self.trick_winner(trick)) % NUM_SEATS
         pts = self.pts
         gain = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
         last = self.trick_no + 1 == self.num_tricks
@@ -211,14 +229,8 @@ class DoubleDummy:
         return gain + rest
 
     def _moves(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
         trick = self.trick
-        if trick:
-            led = self.eff[trick[0]]
-            follow = hand & self.suit_mask[led]
-            legal = (follow | (hand & self.anytime)) if follow else hand
-        else:
-            legal = hand
+        legal = self.legal(self.hands[seat], trick)
         h = self.hands
         live = h[0] | h[1] | h[2] | h[3]
         for c in trick:

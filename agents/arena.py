@@ -59,8 +59,9 @@ from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Varia
 from crowsnest_env.table import Table, resolve_variant
 
 from . import make_agent
+from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
 from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend
-from .ratings import DealRecord, GameRecord, TableGame, TableHand, fit_ratings, summarise_pairing
+from .stats import fit_ratings
 
 SCHEMA = "crowsnest-arena/1"
 DEFAULT_MAX_HANDS = 60
@@ -428,13 +429,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             "workers": args.workers, "games": args.games, "max_hands": args.max_hands,
             "max_redeals": args.max_redeals, "progress": not args.no_progress, "backend": args.backend,
             "address": args.address}
+    # everything that can be checked is checked before the first deal: hours of play must not
+    # end in a bad output path or an agent option that fails mid-game
+    try:
+        for flag, path in (("--out", args.out), ("--plot", args.plot)):
+            if path is not None:
+                check_writable(path, flag)
+        teams = split_agent_list(args.round_robin) if args.round_robin else [args.a, args.b]
+        check_agents(teams, resolve_variant(args.variant, args.crow))
+    except (ValueError, OSError) as err:
+        parser.error(str(err))
     t0 = time.perf_counter()
     try:
         if args.round_robin:
-            report = run_round_robin(split_agent_list(args.round_robin), **opts)
+            report = run_round_robin(teams, **opts)
         else:
             report = {"pairings": [run_pairing(args.a, args.b, **opts)]}
-    except ValueError as err:
+    except (ValueError, OSError) as err:
         parser.error(str(err))
     except WorkerCrashError as err:
         print(f"{parser.prog}: error: {err}", file=sys.stderr)
@@ -446,11 +457,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .arena_plot import plot_report, print_report
 
     print_report(report)
-    if args.out:
-        write_json_atomic(args.out, report)
-    if args.plot:
-        plot_report(report, args.plot)
+    try:
+        if args.out:
+            write_json_atomic(args.out, report)
+        if args.plot:
+            plot_report(report, args.plot)
+    except OSError as err:
+        parser.error(str(err))
     return 0
+
+
+def check_writable(path: str, flag: str) -> None:
+    """OSError unless ``path`` can be written later: its folder exists and is writable, and it is
+    not itself a folder. Nothing is created."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{flag} {path!r} is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"{flag} {path!r}: folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(f"{flag} {path!r}: folder {folder!r} is not writable")
+
+
+def check_agents(teams: Sequence[str], rules: Variant) -> None:
+    """Build every agent of ``teams`` once (options checked by their constructors); a learned
+    agent must have been trained for ``rules``. ValueError naming the agent."""
+    for team in teams:
+        for name in parse_team(team):
+            agent = make_agent(name)
+            own = getattr(agent, "variant", None)
+            if own is not None and own != rules:
+                raise ValueError(f"agent {name!r} was trained for {own.name!r}, not the arena's {rules.name!r}")
 
 
 if __name__ == "__main__":

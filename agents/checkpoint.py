@@ -19,6 +19,7 @@ with ``torch.load(weights_only=True)``, written atomically (temp file beside it,
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -119,6 +120,12 @@ def read_checkpoint(path: str | os.PathLike[str], variant: Variant | None = None
     if data["num_actions"] != layout_for(own).num_actions:
         raise CheckpointError(f"checkpoint {path!r} has {data['num_actions']} actions; "
                               f"{own.name!r} has {layout_for(own).num_actions}")
+    try:
+        shapes = validate_model_spec(data["algo"], data["model_spec"], observation_layout(own).size,
+                                     data["num_actions"])
+        check_state_dict(data["model"], shapes)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint {path!r}: {err}") from err
     return data
 
 
@@ -140,10 +147,88 @@ def _looks_like_torch(path: str) -> bool:
     return head[:2] == b"PK" or head[:1] == b"\x80"
 
 
+MAX_LAYER_WIDTH = 65536
+"""widest layer (hidden size, action embedding) a model_spec may ask for"""
+MAX_PARAMS = 2**27
+"""most parameters a model_spec may ask for (512 MiB of float32): a crafted spec must not exhaust memory"""
+
+
+def _width(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"model_spec {name} must be an integer, got {type(value).__name__} {value!r}")
+    if not 1 <= value <= MAX_LAYER_WIDTH:
+        raise ValueError(f"model_spec {name} must be in [1, {MAX_LAYER_WIDTH}], got {value!r}")
+    return value
+
+
+def expected_shapes(algo: str, obs_size: int, num_actions: int, spec: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The state_dict shapes of ``algo``'s network for a (validated) ``spec``, without building it."""
+    hidden = list(spec["hidden"])
+    shapes: dict[str, tuple[int, ...]] = {}
+    sizes = [obs_size, *hidden]
+    for i in range(len(hidden)):  # _mlp: Linear, ReLU pairs -> Linear at even indices
+        shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (sizes[i + 1], sizes[i]), (sizes[i + 1],)
+    h = hidden[-1]
+    if algo == "ppo":
+        shapes.update({"policy.weight": (num_actions, h), "policy.bias": (num_actions,),
+                       "value.weight": (1, h), "value.bias": (1,)})
+    else:
+        e = spec.get("action_embed", 32)
+        shapes.update({"embed.weight": (num_actions, e), "head.0.weight": (h, h + e), "head.0.bias": (h,),
+                       "head.2.weight": (1, h), "head.2.bias": (1,)})
+    return shapes
+
+
+def validate_model_spec(algo: str, spec: Any, obs_size: int, num_actions: int) -> dict[str, tuple[int, ...]]:
+    """ValueError unless ``spec`` describes a buildable, sanely sized ``algo`` network; returns its shapes."""
+    if algo not in ALGOS:
+        raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")
+    if not isinstance(spec, dict):
+        raise ValueError(f"model_spec must be a mapping, got {type(spec).__name__}")
+    allowed = {"hidden"} | ({"action_embed"} if algo == "dmc" else set())
+    unknown = set(spec) - allowed
+    if unknown or "hidden" not in spec:
+        raise ValueError(f"model_spec keys must be {sorted(allowed)} ('hidden' required), got {sorted(spec)}")
+    hidden = spec["hidden"]
+    if not isinstance(hidden, (list, tuple)) or not hidden:
+        raise ValueError(f"model_spec hidden must be a non-empty list of layer sizes, got {hidden!r}")
+    for i, h in enumerate(hidden):
+        _width(f"hidden[{i}]", h)
+    if algo == "dmc" and "action_embed" in spec:
+        _width("action_embed", spec["action_embed"])
+    shapes = expected_shapes(algo, obs_size, num_actions, spec)
+    params = sum(math.prod(s) for s in shapes.values())
+    if params > MAX_PARAMS:
+        raise ValueError(f"model_spec {dict(spec)} asks for {params:,} parameters; the limit is {MAX_PARAMS:,}")
+    return shapes
+
+
+def check_state_dict(state: Any, shapes: dict[str, tuple[int, ...]]) -> None:
+    """ValueError unless ``state`` holds exactly the float tensors of ``shapes``."""
+    if not isinstance(state, dict):
+        raise ValueError(f"model weights must be a mapping of tensors, got {type(state).__name__}")
+    missing, extra = sorted(set(shapes) - set(state)), sorted(set(state) - set(shapes))
+    if missing or extra:
+        raise ValueError(f"weights do not fit the model_spec: missing {missing}, unexpected {extra}")
+    for k, shape in shapes.items():
+        t = state[k]
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point():
+            raise ValueError(f"weight {k!r} must be a float tensor, got {type(t).__name__}")
+        if tuple(t.shape) != shape:
+            raise ValueError(f"weight {k!r} has shape {tuple(t.shape)}; the model_spec gives {shape}")
+
+
 def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
+    """The checkpoint's network, in eval mode; CheckpointError if its spec or weights do not fit."""
     variant = checkpoint_variant(data)
+    obs_size = observation_layout(variant).size
+    try:
+        shapes = validate_model_spec(data["algo"], data["model_spec"], obs_size, data["num_actions"])
+        check_state_dict(data["model"], shapes)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint weights do not fit its model_spec: {err}") from err
     with torch.random.fork_rng(devices=[]):  # loading must not move the caller's torch RNG
-        model = build_model(data["algo"], observation_layout(variant).size, data["num_actions"], data["model_spec"])
+        model = build_model(data["algo"], obs_size, data["num_actions"], data["model_spec"])
     try:
         model.load_state_dict(data["model"])
     except (RuntimeError, KeyError) as err:
@@ -152,5 +237,6 @@ def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
     return model
 
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "CheckpointError", "checkpoint_variant", "layout_rows", "make_payload", "model_from_checkpoint",
-           "read_checkpoint", "write_checkpoint"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_PARAMS", "CheckpointError", "check_state_dict",
+           "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload", "model_from_checkpoint",
+           "read_checkpoint", "validate_model_spec", "write_checkpoint"]

@@ -19,6 +19,7 @@ all seven variants):
 
 from __future__ import annotations
 
+import math
 import random
 
 from crowsnest_env.rules import (
@@ -47,6 +48,9 @@ class HeuristicAgent:
 
     def __init__(self, seed: int | None = None, margin: float = 0.1, support: float = 8.0):
         self.rng = random.Random(seed)
+        for key, value in (("margin", margin), ("support", support)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"heuristic option {key} must be a finite number, got {value!r}")
         self.margin = float(margin)  # safety share of the total kept below the estimate
         self.support = float(support)  # points credited for a partner who bid
 
@@ -67,8 +71,9 @@ class HeuristicAgent:
             action = lay.trump_offset + best_trump(view.cards, view.hand)
         else:
             action = lay.play_offset + choose_card(view)
-        if not view.legal >> action & 1:  # defensive: never return an illegal id
-            action = (view.legal & -view.legal).bit_length() - 1
+        if not view.legal >> action & 1:  # a bug in the rules above: say so, never play another move
+            raise RuntimeError(f"heuristic chose illegal action {action} ({lay.name(action)}) for seat "
+                               f"{view.seat} in phase {view.phase.name}")
         return action
 
     def bid(self, view: PlayerView) -> int:
@@ -150,7 +155,7 @@ def _follow(view: PlayerView, legal: CardSet, others: CardSet) -> int:
     win_seat = (view.leader + off) % NUM_SEATS
     wk = win_key(cards, t, trick[off], led)
     later_opp = [s for s in _later_seats(view) if s % 2 != view.team]
-    pts = sum(cards.points[c] for c in trick)
+    pts: float = sum(cards.points[c] for c in trick)
     if view.trick_no == view.variant.num_tricks - 1:
         pts += nest_estimate(view, others)
 

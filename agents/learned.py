@@ -12,7 +12,7 @@ from torch import nn
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
-from .checkpoint import model_from_checkpoint, read_checkpoint
+from .checkpoint import checkpoint_variant, model_from_checkpoint, read_checkpoint
 from .networks import masked_logits
 
 
@@ -37,7 +37,7 @@ class PolicyAgent:
                         variant: str | None = None, crow: bool = True) -> PolicyAgent:
         want = get_variant(variant, crow) if variant is not None else None
         data = read_checkpoint(path, want)
-        own = get_variant(data["variant"], data["crow"])
+        own = checkpoint_variant(data)  # partnership, dixie: no bird, and no crow=False option either
         return cls(model_from_checkpoint(data), data["algo"], own, greedy=bool(greedy), seed=seed,
                    name=f"checkpoint:{path}")
 
@@ -60,7 +60,7 @@ class PolicyAgent:
             if self.algo == "ppo":
                 scores = masked_logits(self.model(obs)[0], mask)[0]
             else:
-                scores = self.model.q_legal(obs, mask)[0]
+                scores = self.model.q_legal(obs, mask)[0]  # type: ignore[operator]  # a QNet
         if self.greedy or self.algo == "dmc":
             return int(torch.argmax(scores))
         return int(torch.multinomial(torch.softmax(scores, -1), 1, generator=self.gen))

@@ -10,20 +10,37 @@
   depends on the machine's load) stops sampling early (after ``min_samples``);
   ``from_trick`` leaves the first tricks to the heuristic.
 - Bidding, nest discard and trump: the heuristic's rules (:mod:`agents.heuristic`), so
-  PIMC's edge over it comes from card play.
+  PIMC's edge over it comes from card play; or, with ``policy=NAME`` (any agent name, e.g.
+  ``checkpoint:PATH``), that agent's: a learned policy bids, discards and names trump, and
+  its card breaks ties between equally valued cards.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import random
 import time
 
+from crowsnest_env.agent import Agent
 from crowsnest_env.rules import Phase, PlayerView, iter_cards
 
 from ._eval import outcome, power
 from ._sampler import sample_world
 from ._solver import DoubleDummy
 from .heuristic import HeuristicAgent, choose_card
+
+
+def _count(name: str, value: object, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"pimc option {name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"pimc option {name} must be a finite number, got {value!r}")
+    return float(value)
 
 
 class PIMCAgent:
@@ -33,26 +50,43 @@ class PIMCAgent:
 
     def __init__(self, seed: int | None = None, samples: int = 8, nodes: int = 3000,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
-                 from_trick: int = 0):
+                 from_trick: int = 0, policy: str | None = None):
         self.rng = random.Random(seed)
-        self.samples = int(samples)
-        self.nodes = int(nodes)
+        self.samples = _count("samples", samples, 1)
+        self.nodes = _count("nodes", nodes, 1)
         # Off by default: a wall-clock budget makes the play depend on machine load.
-        self.time_limit = None if time_limit in (None, "", "none", "None") else float(time_limit)
-        self.min_samples = int(min_samples)
-        self.trump_bias = float(trump_bias)
-        self.from_trick = int(from_trick)  # tricks before this one are played by the heuristic
+        if time_limit in (None, "", "none", "None"):
+            self.time_limit = None
+        else:
+            self.time_limit = _number("time_limit", time_limit)
+            if self.time_limit <= 0:
+                raise ValueError(f"pimc option time_limit must be > 0 seconds (or none), got {time_limit!r}")
+        self.min_samples = _count("min_samples", min_samples, 1)
+        self.trump_bias = _number("trump_bias", trump_bias)
+        if self.trump_bias < 0:
+            raise ValueError(f"pimc option trump_bias must be >= 0, got {trump_bias!r}")
+        self.from_trick = _count("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
         self.heuristic = HeuristicAgent(seed=seed)
+        self.policy: Agent | None = None
+        if policy not in (None, "", "none", "heuristic"):
+            if not isinstance(policy, str) or policy.startswith("pimc"):
+                raise ValueError(f"pimc option policy must name another agent, got {policy!r}")
+            from . import make_agent
+
+            self.policy = make_agent(policy, seed=seed)
+        self.guide: Agent = self.policy if self.policy is not None else self.heuristic
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng.seed(seed)
             self.heuristic.reset(seed)
+            if self.policy is not None:
+                self.policy.reset(seed)
 
     def act(self, view: PlayerView) -> int:
-        """A legal action: searched in the play, the heuristic's elsewhere."""
+        """A legal action: searched in the play, the guide's (heuristic or policy) elsewhere."""
         if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.from_trick:
-            return self.heuristic.act(view)
+            return self.guide.act(view)
         legal = view.legal >> view.layout.play_offset
         if legal & (legal - 1) == 0:
             return view.layout.play_offset + legal.bit_length() - 1
@@ -96,7 +130,8 @@ class PIMCAgent:
         top = [c for c, s in scores.items() if s >= best - 1e-9]
         if len(top) == 1:
             return top[0]
-        preferred = choose_card(view)
+        preferred = (choose_card(view) if self.policy is None
+                     else self.policy.act(view) - view.layout.play_offset)
         if preferred in top:
             return preferred
         cards = view.cards

@@ -1,7 +1,8 @@
 """Decisions per second of the CrowsNest engine and environments against their peers.
 
 One loop for all: read the legal set (mask), pick a uniformly random legal action, step; reset
-when the episode ends. Everything runs in this process, pinned to one core, in interleaved
+when the episode ends (``VectorEnv`` picks for all its games with one numpy op and steps them
+together; its games reset themselves). Everything runs in this process, pinned to one core, in interleaved
 rounds (best round kept), so the ratios compare like with like on a shared, noisy machine.
 
     python benchmarks/bench_env.py [--steps 20000] [--rounds 3] [--json out.json]
@@ -44,6 +45,21 @@ def aec_loop(env, steps: int, seed: int = 0) -> float:
         mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
         n += 1
+    return n / (time.perf_counter() - start)
+
+
+def vector_loop(num_envs: int, steps: int, seed: int = 0) -> float:
+    """VectorEnv: the same masked random choice for every game at once (one numpy op), then one
+    batched step; decisions per second counts every game's decision (construction not timed)."""
+    venv = crowsnest_env.VectorEnv(num_envs, episode="hand")
+    obs, _ = venv.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    n = 0
+    start = time.perf_counter()
+    while n < steps:
+        mask = obs["action_mask"]
+        obs, *_ = venv.step(np.argmax(mask * rng.random(mask.shape), axis=1))
+        n += num_envs
     return n / (time.perf_counter() - start)
 
 
@@ -95,6 +111,8 @@ def targets() -> dict[str, tuple[str, Callable[[int], float]]]:
         "crowsnest env()": ("ours", lambda s: aec_loop(crowsnest_env.env(episode="hand"), s)),
         "crowsnest env() standard wrappers": (
             "ours", lambda s: aec_loop(wrap_standard(crowsnest_env.raw_env(episode="hand")), s)),
+        "crowsnest VectorEnv N=64": ("ours", lambda s: vector_loop(64, s)),
+        "crowsnest VectorEnv N=1024": ("ours", lambda s: vector_loop(1024, max(s, 1024 * 20))),
     }
     try:
         from pettingzoo.classic import connect_four_v3, leduc_holdem_v4, texas_holdem_v4, tictactoe_v3
@@ -144,6 +162,10 @@ def table(best: dict[str, float]) -> str:
         f"bar 1: ours raw_env / fastest PettingZoo raw_env ({pz_raw[0]}) = {raw / pz_raw[1]:.2f} (>= 1 passes)",
         f"bar 2: ours env() / fastest PettingZoo env() ({pz_env[0]}) = {wrapped / pz_env[1]:.2f} (>= 1 passes)",
     ]
+    for n in (64, 1024):
+        key = f"crowsnest VectorEnv N={n}"
+        if key in best:
+            lines.append(f"aim: VectorEnv N={n} / ours raw_env = {best[key] / raw:.2f} (aim >= 2)")
     if "openspiel euchre" in best:
         lines.append(f"aim: ours engine / OpenSpiel euchre (no tensor) = "
                      f"{best['crowsnest engine (no obs)'] / best['openspiel euchre']:.2f}")

@@ -2,7 +2,7 @@
 
 ```python
 import crowsnest_env
-env = crowsnest_env.env(variant="crowsnest")      # or pettingzoo.make("aec", "crowsnest/Rook-v0")
+env = crowsnest_env.env(variant="crowsnest")      # or pettingzoo.make("aec", "crowsnest/Rook-v1")
 env.reset(seed=0)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
@@ -12,7 +12,7 @@ for agent in env.agent_iter():
 
 | | |
 |---|---|
-| Import | ``crowsnest_env.env(variant=..., crow=True, episode="game", reward="score", render_mode=None, max_hands=None)`` |
+| Import | ``crowsnest_env.env(variant=..., crow=True, episode="game", reward="score", render_mode=None, max_hands=None, max_redeals=100)`` |
 | Actions | Discrete (98 in crowsnest; per variant, see Actions) |
 | Parallel API | No |
 | Manual control | ``crowsnest-play`` |
@@ -31,6 +31,8 @@ for agent in env.agent_iter():
 - ``reward``: ``"score"`` (see Rewards) or ``"win"``.
 - ``max_hands``: optional safety cap; the episode is *truncated* after that many scored hands
   (random play may never reach 300). All-pass redeals are not hands.
+- ``max_redeals``: all-pass deals in a row before the episode is *truncated* (default 100;
+  ``None``: unlimited, as RULES R4 allows).
 - ``render_mode``: ``"ansi"`` returns a text table (all four hands face up), ``"human"`` prints it.
 
 ## Actions
@@ -67,8 +69,9 @@ through ``last()`` at its next turn or at termination.
 - ``reward="win"``: +1 / -1 to the winning / losing team at game end (``episode="hand"``: the sign
   of the hand's score difference, 0 on a tie).
 
-When a hand is scored, ``infos[agent]["hand"]`` holds ``declarer``, ``bid``, ``trump``, ``points``,
-``tricks``, ``made``, ``score_change``, ``nest_points`` (kept until that agent next acts).
+When a hand is scored, ``infos[agent]["hand"]`` holds ``declarer`` (seat 0..3), ``bid``, ``trump``
+(colour index into ``crowsnest_env.rules.COLOURS``), ``points``, ``tricks``, ``made``,
+``score_change``, ``nest_points``, ``hand_no`` (plain numbers; kept until that agent next acts).
 ``env.unwrapped.scores`` holds the game scores.
 
 ## Reset options
@@ -78,6 +81,12 @@ starts from a given position; bad options raise ``ValueError`` saying what is wr
 
 ## Version history
 
+- v1: one game driver (:class:`Table`) under every face; ``max_redeals`` (all-pass deals in a row
+  before a truncation, default 100); ``infos[agent]["hand"]`` holds numbers only (declarer seat,
+  trump colour index); rule corrections from RULES.md: the bird follows suit in ``one_high``,
+  ``buckeye`` opens at 100 (its action space has 17 bids); the no-Crow variants are named
+  ``<name>_nocrow``; ``variant`` also takes a :class:`Variant` or a YAML file.
+  :class:`VectorEnv` for batched stepping.
 - v0: initial release.
 """
 
@@ -93,7 +102,7 @@ from .table import DEFAULT_MAX_REDEALS, Table
 from .vector import HOLD, VectorEnv
 from .wrappers import wrap
 
-ENV_ID = "crowsnest/Rook-v0"
+ENV_ID = "crowsnest/Rook-v1"
 
 
 def env(**kwargs: Any):

@@ -35,7 +35,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     A thin PettingZoo face over one :class:`~crowsnest_env.table.Table` (the game driver that
     owns the state, the encoder and the episode rules)."""
 
-    metadata = {"name": "crowsnest_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "crowsnest_v1", "render_modes": ["human", "ansi"],
+                                "is_parallelizable": False}
 
     def __init__(
         self, variant: str | Variant = "crowsnest", crow: bool = True, episode: str = "game",
@@ -53,7 +54,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self.options = self.table.options()
         self.possible_agents = list(AGENTS)
         self.agent_name_mapping = {a: i for i, a in enumerate(AGENTS)}
-        self._encoder = self.table.encoder
+        self._encoder = self.table.observer()
         self.observation_layout = self._encoder.layout
         self.action_layout = self._encoder.actions
         self.num_actions = self.action_layout.num_actions
@@ -73,7 +74,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self._obs_rows = {a: self._encoder.obs[k] for k, a in enumerate(AGENTS)}
 
     @property
-    def game(self) -> State | None:
+    def game(self) -> State:
         """The rules state of the current game (the table's)."""
         return self.table.state
 
@@ -108,6 +109,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"reset options must be a dict, got {options!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"reset seed must be a non-negative integer or None, got {seed!r}")
         options = dict(options or {})
         unknown = set(options) - set(RESET_OPTIONS)
         if unknown:  # a warning, not an error: PettingZoo's api_test passes options={"options": 1}
@@ -128,7 +131,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {"action_mask": self._zero_mask} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": self._zero_mask} for a in AGENTS}
         self._masked: str | None = None
         self._rewarded = False
         self.agent_selection = AGENTS[self.table.state.to_move]

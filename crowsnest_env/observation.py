@@ -40,6 +40,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -173,7 +174,7 @@ class ObservationEncoder:
         self._zero_bids = array("f", bytes(4 * nb))
         self._points_scale = 1.0 / variant.total_points
         self._tricks_scale = 1.0 / variant.num_tricks
-        self._pub: dict[str, object] = {}
+        self._pub: dict[str, Any] = {}
         self._voids = [0] * NUM_SEATS
 
     def _make_view(self) -> None:
@@ -186,7 +187,7 @@ class ObservationEncoder:
         if rows.shape != (NUM_SEATS, self.size) or rows.dtype != np.float32 or not rows.flags.c_contiguous:
             raise ValueError(f"bind needs a C-contiguous float32 array of shape (4, {self.size})")
         rows[:] = self.obs
-        self.buf = memoryview(rows).cast("B").cast("f")  # item writes as fast as array('f')'s
+        self.buf = memoryview(rows).cast("B").cast("f")  # type: ignore[arg-type,assignment]  # as fast as array's
         self.obs = rows
 
     def __getstate__(self) -> dict:

@@ -39,9 +39,44 @@ def record_variant(record: dict[str, Any]) -> Variant:
     if "rules" in record:
         from .variant_config import variant_from_dict
 
+        if not isinstance(record["rules"], dict):
+            raise ValueError(f"record 'rules' must be a mapping, got {type(record['rules']).__name__}")
         return variant_from_dict(record["rules"], source="record rules")
     opts = record["options"]
-    return get_variant(opts["variant"], opts.get("crow", True))
+    if not isinstance(opts.get("variant"), str):
+        raise ValueError(f"record options['variant'] must be a variant name, got {opts.get('variant')!r}")
+    crow = opts.get("crow", True)
+    if not isinstance(crow, bool):  # "false" is a non-empty string: it would read as True
+        raise ValueError(f"record options['crow'] must be true or false, got {crow!r}")
+    return get_variant(opts["variant"], crow)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_record(record: Any) -> None:
+    """ValueError naming the first thing wrong with the shape of ``record`` (its keys and their types)."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError("not a CrowsNest game record (missing format 'crowsnest-record')")
+    if record.get("version") != RECORD_VERSION:
+        raise ValueError(f"unsupported record version {record.get('version')!r}; expected {RECORD_VERSION}")
+    missing = [k for k in ("options", "dealer", "scores", "deals", "actions") if k not in record]
+    if missing:
+        raise ValueError(f"record is missing {missing}")
+    if not isinstance(record["options"], dict):
+        raise ValueError(f"record 'options' must be a mapping, got {record['options']!r}")
+    if not _is_int(record["dealer"]) or not 0 <= record["dealer"] < 4:
+        raise ValueError(f"record 'dealer' must be a seat 0..3, got {record['dealer']!r}")
+    scores = record["scores"]
+    if not isinstance(scores, list) or len(scores) != 2 or not all(_is_int(x) for x in scores):
+        raise ValueError(f"record 'scores' must be two integers, got {scores!r}")
+    for key in ("deals", "actions"):
+        if not isinstance(record[key], list):
+            raise ValueError(f"record {key!r} must be a list, got {type(record[key]).__name__}")
+    for i, a in enumerate(record["actions"]):
+        if not _is_int(a):
+            raise ValueError(f"record action {i} must be an integer id, got {a!r}")
 
 
 def deal_entry(cards: CardTables, dealer: int, hands: tuple[int, ...], nest: int) -> dict[str, Any]:
@@ -56,33 +91,44 @@ def parse_deal(cards: CardTables, deal: Any) -> tuple[list[int], int]:
     hands = deal["hands"]
     if not isinstance(hands, (list, tuple)) or len(hands) != 4:
         raise ValueError(f"deal['hands'] must be 4 lists of card names, got {hands!r}")
-    masks = [cards.cards_from_names(list(h)) for h in hands]
-    nest = cards.cards_from_names(list(deal.get("nest", [])))
-    return masks, nest
+    nest = deal.get("nest", [])
+    for what, names in [*((f"deal['hands'][{i}]", h) for i, h in enumerate(hands)), ("deal['nest']", nest)]:
+        if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"{what} must be a list of card names, got {names!r}")
+    return [cards.cards_from_names(list(h)) for h in hands], cards.cards_from_names(list(nest))
 
 
 def replay(record: dict[str, Any]) -> State:
-    """Rebuild the state a record ends in, by dealing its deals and applying its actions."""
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ValueError("not a CrowsNest game record (missing format 'crowsnest-record')")
-    if record.get("version") != RECORD_VERSION:
-        raise ValueError(f"unsupported record version {record.get('version')!r}; expected {RECORD_VERSION}")
+    """Rebuild the state a record ends in, by dealing its deals and applying its actions.
+
+    ValueError (IllegalActionError for an illegal move) names what is wrong: a missing or
+    ill-typed key, a bad deal, or actions or deals left over once the game has ended.
+    """
+    check_record(record)
     variant = record_variant(record)
     state = State(variant, dealer=record["dealer"], scores=tuple(record["scores"]))
-    deals = iter(record["deals"])
-    actions = iter(record["actions"])
-    while True:
+    deals, actions = record["deals"], record["actions"]
+    d = a = 0
+    while state.phase is not Phase.GAME_OVER:
         if state.phase is Phase.DEAL:
-            deal = next(deals, None)
-            if deal is None:
+            if d == len(deals):
                 break
-            hands, nest = parse_deal(state.cards, deal)
-            state.deal_given(hands, nest)
-            continue
-        action = next(actions, None)
-        if action is None or state.phase is Phase.GAME_OVER:
+            try:
+                hands, nest = parse_deal(state.cards, deals[d])
+                state.deal_given(hands, nest)
+            except ValueError as err:
+                raise ValueError(f"record deal {d}: {err}") from None
+            d += 1
+        elif a == len(actions):
             break
-        state.apply(action)
+        else:
+            state.apply(actions[a])  # IllegalActionError (a ValueError) names the action and the phase
+            a += 1
+    if a < len(actions):
+        where = "after the game ended" if state.phase is Phase.GAME_OVER else "with no deal left to play them on"
+        raise ValueError(f"record has {len(actions) - a} trailing action(s) {where} (from action {a})")
+    if d < len(deals):
+        raise ValueError(f"record has {len(deals) - d} deal(s) that its actions never reach (from deal {d})")
     return state
 
 
@@ -91,5 +137,10 @@ def save(record: dict[str, Any], path: str | os.PathLike) -> None:
 
 
 def load(path: str | os.PathLike) -> dict[str, Any]:
-    with open(path) as f:
-        return json.load(f)
+    """Read a record file (not checked: :func:`replay` does that); NaN and Infinity are refused."""
+    with open(path, encoding="utf-8") as f:
+        return json.load(f, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"record has a non-finite number {name} (JSON allows none)")

@@ -16,10 +16,9 @@ steps unmasked samples); ``illegal_action="raise"`` raises ``IllegalActionError`
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import random
 
 import gymnasium as gym
 import numpy as np
@@ -52,25 +51,27 @@ class SingleSeatEnv(gym.Env):
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
             check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        try:
-            self.illegal_reward = float(illegal_reward)
-        except (TypeError, ValueError):
-            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}") from None
+        if (isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.integer, np.floating))
+                or not np.isfinite(illegal_reward)):
+            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
         self.illegal_action = illegal_action
         self.table = Table(variant, crow, episode=episode, reward=reward, max_hands=max_hands,
                            max_redeals=max_redeals)
         self.seat, self.agent_name = int(seat), AGENTS[seat]
         self.others = _seat_agents(self.seat, others)
         self.render_mode = render_mode
-        layout = self.table.encoder.layout
+        layout = self.table.observer().layout
         low, high = np.zeros(layout.size, np.float32), np.ones(layout.size, np.float32)
         low[layout["scores"].slice], high[layout["scores"].slice] = -SCORE_CLIP, SCORE_CLIP
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.action_space = spaces.Discrete(self.table.num_actions)
+        self.action_space: spaces.Discrete = spaces.Discrete(self.table.num_actions)
         self._hand: dict[str, Any] | None = None
         self._illegal_end = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"reset seed must be a non-negative integer or None, got {seed!r}")
         super().reset(seed=seed)
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"reset options must be a dict, got {options!r}")
@@ -87,6 +88,8 @@ class SingleSeatEnv(gym.Env):
         return self._obs(), self._info()
 
     def step(self, action: int):
+        if self.table.state is None:
+            raise RuntimeError("step() called before reset()")
         if self._done():
             raise RuntimeError("step() called after the episode ended; call reset()")
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not self.action_space.contains(
@@ -154,10 +157,13 @@ def _seat_agents(seat: int, others: Sequence[Agent] | Mapping[int, Agent] | None
     if others is None:
         return {s: RandomAgent() for s in seats}
     if isinstance(others, Mapping):
-        if sorted(others) != seats:
-            raise ValueError(f"others must map exactly the seats {seats} to agents, got {sorted(others)}")
+        if set(others) != set(seats) or len(others) != len(seats):
+            raise ValueError(f"others must map exactly the seats {seats} to agents, got {list(others)}")
         agents = dict(others)
     else:
+        if isinstance(others, (str, bytes)) or not isinstance(others, Sequence):
+            raise ValueError(f"others must be a list of {len(seats)} agents or a {{seat: agent}} mapping, "
+                             f"got {type(others).__name__}")
         if len(others) != len(seats):
             raise ValueError(f"others must hold {len(seats)} agents (seats {seats}), got {len(others)}")
         agents = dict(zip(seats, others))

@@ -106,7 +106,7 @@ class Table:
         self.hand_rng: Callable[[int], random.Random] | None = None
         """optional: ``hand_rng(k)`` replaces ``rng`` when hand k is first dealt (redeals continue it),
         so that hand k's cards do not depend on what happened before (the arena's duplicate games)"""
-        self.state: State | None = None
+        self.state = State(self.variant)  # undealt until reset()
         self.rewards: tuple[float, ...] = ZERO_REWARDS
         self.scored: HandResult | None = None
         self.passed_out = False
@@ -138,7 +138,7 @@ class Table:
         self.state = State(self.variant, dealer=int(dealer), scores=_parse_scores(scores))
         self._deals: list[tuple[int, tuple[int, ...], int]] = []
         self._actions: list[int] = []
-        self._start = (int(dealer), self.state.scores[:])
+        self._start = (int(dealer), (self.state.scores[0], self.state.scores[1]))
         self.rewards, self.scored, self.passed_out = ZERO_REWARDS, None, False
         self.terminated = self.truncated = False
         self.redeals = self._hand_no = 0
@@ -155,7 +155,7 @@ class Table:
                 self.rng = self.hand_rng(st.hand_no)
             st.deal_random(self.rng)
         else:
-            st.deal_given(hands, nest)
+            st.deal_given(hands, nest or 0)
         if self.keep_record:
             self._deals.append((st.dealer, tuple(st.hands), st.nest))
         if self.encoder is not None:
@@ -238,11 +238,15 @@ class Table:
         """The int8 action mask of the seat to move (read-only, shared: copy before writing)."""
         return action_mask(self.legal_mask(), self.num_actions)
 
-    def observation(self, seat: int) -> np.ndarray:
-        """``seat``'s observation row: a view that later steps overwrite (copy to keep it)."""
+    def observer(self) -> ObservationEncoder:
+        """The table's observation encoder (RuntimeError for a table built with observe=False)."""
         if self.encoder is None:
             raise RuntimeError("this table was built with observe=False")
-        return self.encoder.obs[seat]
+        return self.encoder
+
+    def observation(self, seat: int) -> np.ndarray:
+        """``seat``'s observation row: a view that later steps overwrite (copy to keep it)."""
+        return self.observer().obs[seat]
 
     def view(self, seat: int | None = None) -> PlayerView:
         """What ``seat`` (default: the seat to move) may know, for agents' ``act(view)``."""
@@ -257,7 +261,7 @@ class Table:
         """Variant, options, deals and actions: enough to replay this game exactly."""
         if not self.keep_record:
             raise RuntimeError("this table was built with record=False")
-        rec = record_mod.new_record(self.options(), self._start[0], tuple(self._start[1]), self.variant)
+        rec = record_mod.new_record(self.options(), self._start[0], self._start[1], self.variant)
         rec["actions"] = list(self._actions)
         cards = self.state.cards
         rec["deals"] = [record_mod.deal_entry(cards, *d) for d in self._deals]

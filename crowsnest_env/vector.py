@@ -58,8 +58,8 @@ class VectorEnv:
                              max_redeals=max_redeals, record=record) for _ in range(n)]
         first = self.tables[0]
         self.variant = first.variant
-        self.observation_layout = first.encoder.layout
-        self.action_layout = first.encoder.actions
+        self.observation_layout = first.observer().layout
+        self.action_layout = first.observer().actions
         self.num_actions = a = first.num_actions
         d = self.observation_layout.size
         low, high = np.zeros(d, np.float32), np.ones(d, np.float32)
@@ -75,7 +75,7 @@ class VectorEnv:
         self.action_space = spaces.MultiDiscrete(np.full(n, a))
         self._rows = np.zeros((n, 4, d), np.float32)  # every seat's row of every game, kept by the encoders
         for i, t in enumerate(self.tables):
-            t.encoder.bind(self._rows[i])
+            t.observer().bind(self._rows[i])
         self._index = np.arange(n)
         self._seat = np.zeros(n, np.int64)
         self._nbytes = (a + 7) // 8
@@ -133,17 +133,16 @@ class VectorEnv:
 
     def _check(self, actions: Any) -> list[int]:
         arr = np.asarray(actions)
-        if arr.shape != (self.num_envs,) or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                              f"got {arr.dtype} array of shape {arr.shape}")
         acts = arr.tolist()
-        for i, (t, a) in enumerate(zip(self.tables, acts)):
-            if a != HOLD and (a < 0 or not (t.legal_mask() >> a) & 1):
+        for i, (legal, a) in enumerate(zip(self._legal, acts)):
+            if a != HOLD and (a < 0 or not (legal >> a) & 1):
                 try:
-                    t.state.clone().apply(a)  # the engine's own message (action, phase, reason)
+                    self.tables[i].state.clone().apply(a)  # the engine's own message (action, phase, reason)
                 except IllegalActionError as err:
-                    raise IllegalActionError(a, err.phase, err.seat, err.reason,
-                                             err.name, game=i) from None
+                    raise IllegalActionError(a, err.phase, err.seat, err.reason, err.name, game=i) from None
         return acts
 
     def _out(self) -> dict[str, np.ndarray]:
@@ -151,14 +150,15 @@ class VectorEnv:
         tables, nbytes = self.tables, self._nbytes
         seat = self._seat
         seat[:] = [t.state.to_move for t in tables]
-        raw = b"".join([t.state.legal_mask().to_bytes(nbytes, "little") for t in tables])
+        self._legal = legal = [t.state.legal_mask() for t in tables]  # checked against by the next step
+        raw = b"".join([x.to_bytes(nbytes, "little") for x in legal])
         bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
         mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
         return {"observation": self._rows[self._index, seat], "action_mask": mask}
 
     def _final(self, i: int, t: Table) -> dict[str, Any]:
         out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,
-                               "scores": t.scores, "observation": t.encoder.obs.copy(),
+                               "scores": t.scores, "observation": t.observer().obs.copy(),
                                "results": t.state.results}
         if t.keep_record:
             out["record"] = t.record()

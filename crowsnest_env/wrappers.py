@@ -16,7 +16,15 @@ import numpy as np
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .rules import IllegalActionError
+
 ILLEGAL_REWARD = -1.0
+
+
+class ActionSpaceError(IllegalActionError, AssertionError):
+    """An action outside the action space (or None for a live agent). An AssertionError too, as
+    PettingZoo's AssertOutOfBoundsWrapper raises, but raised explicitly so that ``python -O``
+    (which strips asserts) keeps the check."""
 
 
 class ConventionWrapper(wrappers.OrderEnforcingWrapper):
@@ -45,11 +53,17 @@ class ConventionWrapper(wrappers.OrderEnforcingWrapper):
             return
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
+        # These checks are raises, not asserts: under ``python -O`` an assert vanishes, and step(None)
+        # would then pass a live agent to _was_dead_step and drop it from the game.
         if action is None:
-            assert dead, "action is not in action space"
+            if not dead:
+                raise ActionSpaceError(action, raw.table.phase, raw.table.to_move, "action is not in action space: "
+                                       f"{agent} is live (None is for a finished agent)", "None")
             raw._was_dead_step(action)
             return
-        assert self._in_bounds(action), "action is not in action space"
+        if not self._in_bounds(action):
+            raise ActionSpaceError(action, raw.table.phase, raw.table.to_move,
+                                     f"action is not in action space Discrete({self._num_actions})", "out of range")
         if dead:
             raw._was_dead_step(action)
         elif not (raw.game.legal_mask() >> int(action)) & 1:

@@ -18,7 +18,7 @@ from typing import Any
 
 from crowsnest_env.atomic import atomic_write_text
 
-from .config import ConfigError, load_config
+from .config import load_config
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,8 +34,12 @@ def run(config: str, out: str | None = None, resume: bool = False, evaluate: boo
     """Train as the config says, then evaluate and write report.md; returns a summary."""
     cfg = load_config(config)
     out = out or os.path.join("runs", cfg.name)
-    if resume and not os.path.isfile(os.path.join(out, "checkpoint.pt")):
-        raise FileNotFoundError(f"--resume: no checkpoint at {os.path.join(out, 'checkpoint.pt')}")
+    if resume:  # before the trainer writes config.yaml or anything else into the run folder
+        from .common import check_resume
+
+        check_resume(cfg, out)
+    elif os.path.exists(out) and not os.path.isdir(out):
+        raise NotADirectoryError(f"run folder {out!r} exists and is not a folder")
     if cfg.algo == "ppo":
         from .ppo import train
     else:
@@ -54,11 +58,14 @@ def run(config: str, out: str | None = None, resume: bool = False, evaluate: boo
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """The ``crowsnest-train`` command: exit status 2 and ``crowsnest-train: error: ...`` (no
+    traceback) for a bad config, checkpoint, action or path."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         summary = run(args.config, args.out, args.resume, evaluate=not args.no_eval)
-    except (ConfigError, FileNotFoundError) as err:
-        print(f"crowsnest-train: error: {err}", file=sys.stderr)
+    except (ValueError, OSError) as err:  # ConfigError, CheckpointError, IllegalActionError are ValueErrors
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
         return 2
     print(json.dumps({k: v for k, v in summary.items() if k != "report"}, indent=2))
     return 0

@@ -18,7 +18,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -118,7 +118,7 @@ class Run:
         cap = self.cfg.max_wall_time
         return cap > 0 and time.time() - self.start >= cap
 
-    def scalars(self, values: dict[str, float], step: int) -> None:
+    def scalars(self, values: Mapping[str, float | None], step: int) -> None:
         for tag, v in values.items():
             if v is not None and np.isfinite(v):
                 self.writer.add_scalar(tag, v, step)
@@ -200,7 +200,7 @@ def resume_run(run: Run, model: nn.Module, optimizer: torch.optim.Optimizer, poo
     data = run.resume(model, optimizer)
     extra = data["extra"]
     for p in extra.get("pool", []):
-        pool.add(p)
+        pool.add(in_run(run.dir, p))
     pool.rng.setstate(_tuplify(extra["pool_rng"]))
     restore_collector(collector, extra["collector"])
     return data["global_step"], data["update"], extra
@@ -208,6 +208,49 @@ def resume_run(run: Run, model: nn.Module, optimizer: torch.optim.Optimizer, poo
 
 def loop_state(run: Run, pool: OpponentPool, collector: SelfPlayCollector) -> dict[str, Any]:
     """What a checkpoint needs, beyond weights and optimizer, to resume the loop exactly."""
-    return {**run.run_extra(), "pool": list(pool.paths), "pool_rng": pool.rng.getstate(),
+    return {**run.run_extra(), "pool": [run_relative(run.dir, p) for p in pool.paths], "pool_rng": pool.rng.getstate(),
             "collector": collector_state(collector)}
 
+
+
+def run_relative(run_dir: str, path: str) -> str:
+    """``path`` as stored in a checkpoint: relative to the run folder when inside it, so that a
+    run folder can move (or be resumed from another working directory)."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(run_dir))
+    return path if rel.startswith(os.pardir) else rel.replace(os.sep, "/")
+
+
+def in_run(run_dir: str, stored: str) -> str:
+    """A path read from a checkpoint, resolved against the run folder (absolute paths as they are;
+    checkpoints written before paths were run-relative stored them relative to the start directory)."""
+    if os.path.isabs(stored):
+        return stored
+    inside = os.path.join(run_dir, stored)
+    return stored if not os.path.exists(inside) and os.path.exists(stored) else inside
+
+
+def model_spec_of(cfg: Config) -> dict[str, Any]:
+    """The ``model_spec`` the trainers build from ``cfg`` (what a checkpoint's must equal to resume)."""
+    if cfg.algo == "ppo":
+        return {"hidden": list(cfg.ppo.hidden)}
+    return {"hidden": list(cfg.dmc.hidden), "action_embed": cfg.dmc.action_embed}
+
+
+def check_resume(cfg: Config, run_dir: str) -> None:
+    """Check, before anything in ``run_dir`` is written, that its checkpoint can resume ``cfg``:
+    same trainer, same rules, same network, same number of games. CheckpointError / ConfigError."""
+    from .config import ConfigError
+
+    path = os.path.join(run_dir, "checkpoint.pt")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"--resume: no checkpoint at {path}")
+    data = load_checkpoint(path, get_variant(cfg.variant, cfg.crow), cfg.algo)
+    spec, want = data["model_spec"], model_spec_of(cfg)
+    if {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in spec.items()} != want:
+        raise ConfigError(f"cannot resume {path}: the config's network {want} differs from the checkpoint's "
+                          f"{dict(spec)} (change {cfg.algo}.hidden/action_embed back, or start a new run)")
+    games = data.get("extra", {}).get("collector", {}).get("games")
+    num_envs = getattr(cfg, cfg.algo).num_envs
+    if isinstance(games, list) and len(games) != num_envs:
+        raise ConfigError(f"cannot resume {path}: {cfg.algo}.num_envs is {num_envs}; the checkpoint's run "
+                          f"used {len(games)}")

@@ -8,6 +8,7 @@ written to the run directory as ``config.yaml``.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import typing
 from dataclasses import asdict, dataclass, field
@@ -193,40 +194,48 @@ class Config:
                 "max_redeals": self.max_redeals or None}
 
     def validate(self) -> Config:
+        """Check every field's value (ConfigError naming the field and the value); returns self."""
         _choice("algo", self.algo, ALGOS)
         _choice("episode", self.episode, EPISODES)
         _choice("reward", self.reward, REWARDS)
-        for name in ("max_hands", "max_redeals"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"{name} must be >= 0 (0 = no cap), got {getattr(self, name)}")
+        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
+            raise ConfigError(f"name must be a non-empty folder name (no path separators), got {self.name!r}")
         from crowsnest_env.rules import get_variant
 
         try:
-            get_variant(self.variant, self.crow)
+            variant = get_variant(self.variant, self.crow)
         except ValueError as err:
-            raise ConfigError(str(err)) from None
-        for name in ("total_steps", "snapshot_interval", "pool_size", "checkpoint_interval", "log_interval"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if not 0.0 <= self.teacher_auction <= 1.0:
-            raise ConfigError(f"teacher_auction must be in [0, 1], got {self.teacher_auction}")
-        if self.bc_decisions < 0:
-            raise ConfigError(f"bc_decisions must be >= 0, got {self.bc_decisions}")
-        if self.bc_decisions > 0:
-            if self.algo != "ppo":
-                raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
-            for name in ("bc_epochs", "bc_batch_size"):
-                if getattr(self, name) < 1:
-                    raise ConfigError(f"{name} must be >= 1, got {getattr(self, name)}")
-            if not self.bc_learning_rate > 0:
-                raise ConfigError(f"bc_learning_rate must be > 0, got {self.bc_learning_rate}")
+            raise ConfigError(f"variant: {err}") from None
+        for name in ("seed", "eval_seed"):
+            _int_range(name, getattr(self, name), 0, 2**63 - 1)
+        for name in ("total_steps", "torch_threads", "snapshot_interval", "pool_size",
+                     "checkpoint_interval", "log_interval", "eval_workers", "bc_epochs", "bc_batch_size"):
+            _int_range(name, getattr(self, name), 1)
+        for name in ("max_hands", "max_redeals", "eval_interval", "eval_deals", "final_eval_deals", "bc_decisions"):
+            _int_range(name, getattr(self, name), 0)
+        _real("max_wall_time", self.max_wall_time, 0.0)
+        _real("teacher_auction", self.teacher_auction, 0.0, 1.0)
+        _real("bc_learning_rate", self.bc_learning_rate, 0.0, positive=True)
+        if self.bc_decisions > 0 and self.algo != "ppo":
+            raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
         mix = asdict(self.opponents)
-        if any(v < 0 for v in mix.values()) or sum(mix.values()) <= 0:
-            raise ConfigError(f"opponents proportions must be >= 0 with a positive sum, got {mix}")
-        if self.ppo.minibatch_size < 1 or self.ppo.rollout_steps < 1 or self.dmc.batch_size < 1:
-            raise ConfigError("rollout_steps, minibatch_size and batch_size must be >= 1")
-        if self.dmc.num_actors < 0:
-            raise ConfigError(f"dmc.num_actors must be >= 0, got {self.dmc.num_actors}")
+        for k, v in mix.items():
+            _real(f"opponents.{k}", v, 0.0)
+        if sum(mix.values()) <= 0:
+            raise ConfigError(f"opponents proportions must have a positive sum, got {mix}")
+        self._validate_ppo()
+        self._validate_dmc()
+        from agents.checkpoint import validate_model_spec
+        from crowsnest_env.observation import observation_layout
+        from crowsnest_env.rules import layout_for
+
+        obs, acts = observation_layout(variant).size, layout_for(variant).num_actions
+        for algo, spec in (("ppo", {"hidden": self.ppo.hidden}),
+                           ("dmc", {"hidden": self.dmc.hidden, "action_embed": self.dmc.action_embed})):
+            try:
+                validate_model_spec(algo, spec, obs, acts)
+            except ValueError as err:
+                raise ConfigError(f"{algo}: {err}") from None
         _choice("backend", self.backend, BACKENDS)
         if self.address and self.backend != "ray":
             raise ConfigError(f"address {self.address!r} needs backend: ray (backend is {self.backend})")
@@ -234,6 +243,49 @@ class Config:
             raise ConfigError("backend ray runs DMC actors: it needs algo dmc and dmc.num_actors >= 1 "
                               f"(got algo {self.algo}, dmc.num_actors {self.dmc.num_actors})")
         return self
+
+    def _validate_ppo(self) -> None:
+        a = self.ppo
+        for name in ("num_envs", "rollout_steps", "update_epochs", "minibatch_size"):
+            _int_range(f"ppo.{name}", getattr(a, name), 1)
+        if a.minibatch_size > a.rollout_steps:
+            raise ConfigError(f"ppo.minibatch_size ({a.minibatch_size}) must not exceed ppo.rollout_steps "
+                              f"({a.rollout_steps})")
+        _real("ppo.learning_rate", a.learning_rate, 0.0, positive=True)
+        for name in ("gamma", "gae_lambda"):
+            _real(f"ppo.{name}", getattr(a, name), 0.0, 1.0)
+        for name in ("clip_coef", "max_grad_norm"):
+            _real(f"ppo.{name}", getattr(a, name), 0.0, positive=True)
+        for name in ("ent_coef", "vf_coef", "target_kl"):
+            _real(f"ppo.{name}", getattr(a, name), 0.0)
+
+    def _validate_dmc(self) -> None:
+        a = self.dmc
+        _int_range("dmc.num_actors", a.num_actors, 0, 256)
+        for name in ("num_envs", "rollout_steps", "batch_size", "sync_interval", "queue_size"):
+            _int_range(f"dmc.{name}", getattr(a, name), 1)
+        if a.batch_size > a.rollout_steps:
+            raise ConfigError(f"dmc.batch_size ({a.batch_size}) must not exceed dmc.rollout_steps ({a.rollout_steps})")
+        _real("dmc.learning_rate", a.learning_rate, 0.0, positive=True)
+        _real("dmc.max_grad_norm", a.max_grad_norm, 0.0, positive=True)
+        for name in ("epsilon", "gamma"):
+            _real(f"dmc.{name}", getattr(a, name), 0.0, 1.0)
+
+
+def _int_range(name: str, value: Any, lo: int, hi: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        bound = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+        raise ConfigError(f"{name} must be {bound}, got {value!r}")
+
+
+def _real(name: str, value: Any, lo: float, hi: float | None = None, positive: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ConfigError(f"{name} must be a finite number, got {value!r}")
+    if value < lo or (positive and value <= lo) or (hi is not None and value > hi):
+        bound = (f"> {lo}" if positive else f">= {lo}") if hi is None else f"in [{lo}, {hi}]"
+        raise ConfigError(f"{name} must be {bound}, got {value!r}")
 
 
 def _choice(name: str, value: str, valid: tuple[str, ...]) -> None:
@@ -243,7 +295,7 @@ def _choice(name: str, value: str, valid: tuple[str, ...]) -> None:
 
 def _convert(value: Any, tp: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise ConfigError(f"{where} must be a mapping of {tp.__name__} fields, got {type(value).__name__}")
         return _build(tp, value, where + ".")
@@ -290,7 +342,10 @@ def config_from_dict(data: dict[str, Any] | None) -> Config:
 def load_config(path: str | os.PathLike[str]) -> Config:
     """Read a YAML config; ConfigError names the file and the offending key."""
     with open(path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        try:
+            data = yaml.safe_load(fh)
+        except yaml.YAMLError as err:
+            raise ConfigError(f"{os.fspath(path)}: not valid YAML: {err}") from None
     try:
         return config_from_dict(data)
     except ConfigError as err:

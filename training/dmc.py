@@ -62,7 +62,8 @@ def learner_controller(model: QNet, epsilon: float) -> NetController:
 def greedy_controller(model: torch.nn.Module) -> NetController:
     def act(obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         with torch.no_grad():
-            return model.q_legal(torch.from_numpy(obs), torch.from_numpy(masks)).argmax(-1).numpy(), {}
+            q = model.q_legal(torch.from_numpy(obs), torch.from_numpy(masks))  # type: ignore[operator]  # a QNet
+            return q.argmax(-1).numpy(), {}
 
     return NetController(act, "snapshot")
 

@@ -52,7 +52,7 @@ def arena_scalars(results: dict[str, dict[str, Any]]) -> dict[str, float]:
 def rate_snapshots(run: Any, name: str, results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Add this evaluation's deals to the run's match list and refit openskill ratings."""
     from agents.arena import round_robin_matches
-    from agents.ratings import fit_ratings
+    from agents.stats import fit_ratings
 
     for opp, r in results.items():
         labelled = dict(r, a=name, b=opp)

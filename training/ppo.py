@@ -76,10 +76,13 @@ def snapshot_controller(model: torch.nn.Module) -> NetController:
     return NetController(act, "snapshot")
 
 
-def rollout_scalars(r: Rollout) -> dict[str, float]:
-    out = {"charts/episodic_return": float(np.mean(r.episode_returns)) if r.episode_returns else None,
-           "charts/episodes": r.episodes,
-           "charts/made_rate": r.made / r.declared if r.declared else None}
+def rollout_scalars(r: Rollout) -> dict[str, float | None]:
+    out: dict[str, float | None] = {
+        "charts/episodic_return": float(np.mean(r.episode_returns)) if r.episode_returns else None,
+        "charts/episodes": r.episodes,
+        "charts/made_rate": r.made / r.declared if r.declared else None,
+        "charts/truncated_episodes": r.truncated,
+    }
     for opp, rets in r.opponent_returns.items():
         out[f"charts/return_vs_{opp}"] = float(np.mean(rets))
     return out
@@ -163,7 +166,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
         # --- logging
         dt = time.time() - t0
         if update % cfg.log_interval == 0:
-            scalars = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
+            scalars: dict[str, float | None] = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
             scalars["losses/explained_variance"] = explained_variance(values, returns)
             scalars.update(rollout_scalars(ro))
             scalars["charts/learning_rate"] = optimizer.param_groups[0]["lr"]

@@ -232,7 +232,7 @@ class SelfPlayCollector:
             live = [i for i, e in enumerate(episodes) if e.active]
             if not live:
                 break
-            seats = info["seat"]
+            seats = info["seat"].tolist()
             observations, masks = obs["observation"], obs["action_mask"].view(bool)
             actions = np.full(venv.num_envs, HOLD, dtype=np.int64)
             groups: dict[tuple[int, bool], tuple[Any, Any, list[int]]] = {}
@@ -257,18 +257,19 @@ class SelfPlayCollector:
                 if not record:
                     continue
                 for j, i in enumerate(idx):
-                    e, seat = episodes[i], int(seats[i])
+                    e, seat = episodes[i], seats[i]
                     if seat in e.learner:
                         extra = {k: v[j] for k, v in extras.items()}
                         e.records.setdefault(seat, []).append(
                             (len(e.movers), (g_obs[j], g_masks[j], int(acts[j]), extra)))
                         steps += 1
-            for i in live:
-                episodes[i].movers.append(int(seats[i]))
             obs, rewards, _, _, info = venv.step(actions)
             stats.env_steps += len(live)
+            landed = rewards.tolist()
             for i in live:
-                episodes[i].rewards.append(rewards[i])
+                e = episodes[i]
+                e.movers.append(seats[i])
+                e.rewards.append(landed[i])
             for final in info.get("final", ()):
                 i = final["index"]
                 self._finish(episodes[i], final, out, stats)

@@ -15,18 +15,19 @@ from .state import (
     new_game,
     score_change,
     step,
+    trick_key,
     trick_winner_offset,
 )
 from .variants import (
     ALIASES,
     COLOUR_LETTERS,
     COLOURS,
+    NO_CROW_SUFFIX,
     NUM_COLOURS,
     NUM_SEATS,
     PRESETS,
     VARIANTS,
     BirdRank,
-    NO_CROW_SUFFIX,
     MadeScore,
     Variant,
     get_variant,
@@ -39,5 +40,5 @@ __all__ = [
     "HandResult", "IllegalActionError", "MadeScore", "NO_CROW_SUFFIX", "Phase", "PlayerView", "State",
     "Variant", "card_list", "get_variant", "iter_cards", "layout_for", "new_game",
     "hand_points", "legal_cards", "player_view", "score_change", "step", "tables", "tables_for",
-    "trick_winner_offset",
+    "trick_key", "trick_winner_offset",
 ]

@@ -65,7 +65,7 @@ class CardTables:
         key = name.strip().upper() if isinstance(name, str) else None
         if key in BIRD_NAMES and self.bird >= 0:
             return self.bird
-        card = self._by_name().get(key)  # type: ignore[arg-type]
+        card = self._by_name().get(key)
         if card is None:
             raise ValueError(f"unknown card {name!r} in variant {self.variant.name!r}")
         return card

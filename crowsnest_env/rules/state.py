@@ -341,15 +341,21 @@ def score_change(variant: Variant, points: tuple[int, int], declaring_team: int,
     return made, (change[0], change[1])
 
 
+def trick_key(cards: CardTables, trump: int, card: int, led: int) -> int:
+    """Trick-taking strength of ``card`` when effective suit ``led`` was led: any trump beats
+    the led suit, which beats the rest (0); the highest key wins the trick."""
+    tp = cards.trump_power[trump][card]
+    if tp:
+        return 100 + tp
+    return cards.plain_power[card] if cards.eff_suit[trump][card] == led else 0
+
+
 def trick_winner_offset(cards: CardTables, trump: int, trick: list[int] | tuple[int, ...]) -> int:
     """Index (from the leader) of the card that wins a complete or partial trick."""
-    tp = cards.trump_power[trump]
-    eff = cards.eff_suit[trump]
-    pp = cards.plain_power
-    led = eff[trick[0]]
+    led = cards.eff_suit[trump][trick[0]]
     best, best_i = -1, 0
     for i, c in enumerate(trick):
-        key = 100 + tp[c] if tp[c] else (pp[c] if eff[c] == led else 0)
+        key = trick_key(cards, trump, c, led)
         if key > best:
             best, best_i = key, i
     return best_i

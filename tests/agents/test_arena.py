@@ -22,7 +22,7 @@ from agents.arena import (
     split_agent_list,
     write_json_atomic,
 )
-from agents.ratings import student_t_ppf, t_interval, wilson_interval
+from agents.stats import student_t_ppf, t_interval, wilson_interval
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.rules import PASS, get_variant, iter_cards
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agents.arena import play_duplicate_deal
-from agents.ratings import t_interval
 from agents.heuristic import HeuristicAgent
+from agents.stats import t_interval
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.rules import (
     NUM_SEATS,

@@ -60,7 +60,8 @@ def test_agents_always_legal(name: str, crow: bool) -> None:
     assert count[0] > 100
 
 
-@pytest.mark.parametrize("spec", ["heuristic", "pimc?samples=2,nodes=100,time_limit=0.01"])
+@pytest.mark.parametrize("spec", ["heuristic", "pimc?samples=2,nodes=100,time_limit=0.01",
+                                  "pimc?samples=2,nodes=100,policy=random", "phase:base=heuristic;discard=random"])
 def test_agents_legal_when_declaring_every_variant(spec: str) -> None:
     """Force the agent under test to declare (random others pass) so it discards and names trump."""
     for name in ("crowsnest", "one_high", "red_one", "buckeye", "dixie", "partnership"):

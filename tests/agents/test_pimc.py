@@ -7,10 +7,10 @@ import types
 
 import pytest
 
-from agents.arena import play_duplicate_deal
 from agents._eval import outcome
 from agents._sampler import NEST, sample_world, slot_sizes
 from agents._solver import DoubleDummy
+from agents.arena import play_duplicate_deal
 from agents.heuristic import HeuristicAgent
 from agents.pimc import PIMCAgent
 from crowsnest_env.agent import RandomAgent

@@ -139,7 +139,7 @@ def test_all_pass_episodes_are_truncated_by_the_redeal_cap():
     assert len(table.deals()) == 7 and table.rewards == (0.0, 0.0, 0.0, 0.0)
     env = crowsnest_env.env(max_redeals=3)
     env.reset(seed=0)
-    for agent in env.agent_iter(100):
+    for _agent in env.agent_iter(100):
         _, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else PASS)
     assert all(env.unwrapped.truncations.values()) and not env.agents
@@ -200,7 +200,7 @@ def test_custom_variant_object_and_yaml_file(tmp_path):
     assert env.unwrapped.variant.target == 150
     record_path = tmp_path / "rec.json"
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter(300):
+    for _agent in env.agent_iter(300):
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     env.unwrapped.save_record(str(record_path))

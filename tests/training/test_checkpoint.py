@@ -43,7 +43,7 @@ def test_round_trip_with_weights_only(ckpt):
     loaded = load_checkpoint(path, V, "ppo")
     for k, v in model.state_dict().items():
         assert torch.equal(loaded["model"][k], v)
-    assert [f for f in os.listdir(path.parent) if f.endswith(".tmp")] == []
+    assert [f for f in os.listdir(path.parent) if ".tmp" in f] == []
     agent = make_agent(f"checkpoint:{path}", seed=0)
     assert isinstance(agent, PolicyAgent) and agent.algo == "ppo"
 
@@ -119,4 +119,4 @@ def test_failed_write_keeps_previous_checkpoint(ckpt, monkeypatch):
     with pytest.raises(OSError):
         save_checkpoint(path, {"x": 1})
     assert path.read_bytes() == before
-    assert [f for f in os.listdir(path.parent) if f.endswith(".tmp")] == []
+    assert [f for f in os.listdir(path.parent) if ".tmp" in f] == []

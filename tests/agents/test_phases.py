@@ -1,0 +1,71 @@
+"""The per-phase agent pairs the right agent with each phase; the by-phase pairings."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import make_agent
+from agents.arena import run_pairing
+from agents.phases import PHASE_GROUPS, PhaseAgent, by_phase_pairs, parse_phase_spec, phase_spec
+from crowsnest_env.rules import Phase
+from crowsnest_env.table import Table
+
+
+class Tag:
+    """Plays the lowest legal action and notes the phases it was asked about."""
+
+    def __init__(self):
+        self.phases: set[Phase] = set()
+        self.resets = 0
+
+    def reset(self, seed=None):
+        self.resets += 1
+
+    def act(self, view):
+        self.phases.add(view.phase)
+        return view.legal.bit_length() - 1 if view.phase is Phase.AUCTION and view.seat == view.dealer \
+            else (view.legal & -view.legal).bit_length() - 1
+
+
+@pytest.mark.parametrize("variant", ["crowsnest", "partnership", "dixie"])
+def test_each_phase_goes_to_its_agent(variant):
+    parts = {g: Tag() for g in PHASE_GROUPS}
+    agent = PhaseAgent(parts)
+    table = Table(variant, episode="hand", observe=False)
+    table.reset(3, dealer=0)
+    agent.reset(1)
+    while not table.done:
+        table.step(agent.act(table.view()))
+    assert parts["auction"].phases == {Phase.AUCTION}
+    expected_discard = {Phase.DISCARD, Phase.TRUMP} if table.variant.nest_size else {Phase.TRUMP}
+    assert parts["discard"].phases == expected_discard
+    assert parts["play"].phases == {Phase.PLAY}
+    assert all(p.resets == 1 for p in parts.values())
+
+
+def test_phase_spec_parsing_and_errors():
+    assert parse_phase_spec("phase:base=heuristic;auction=pimc?samples=2") == {
+        "auction": "pimc?samples=2", "discard": "heuristic", "play": "heuristic"}
+    assert parse_phase_spec(phase_spec("random", play="heuristic"))["play"] == "heuristic"
+    for bad, match in [("phase:auction=random", "names no agent"), ("phase:base=random;bidding=x", "unknown phase"),
+                       ("phase:base=random;play", "phase=AGENT"), ("phase:base=a;base=b", "twice")]:
+        with pytest.raises(ValueError, match=match):
+            parse_phase_spec(bad)
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("phase:base=heuristic;play=nobody")
+    agent = make_agent("phase:base=heuristic;play=random")
+    assert agent.agents["auction"] is agent.agents["discard"] and agent.agents["play"] is not agent.agents["auction"]
+
+
+def test_by_phase_pairs_and_a_swap_that_changes_nothing_scores_zero():
+    pairs = by_phase_pairs("pimc", "heuristic")
+    assert pairs[0] == ("pimc", "heuristic") and len(pairs) == 4
+    assert [parse_phase_spec(a)[g] for (a, _), g in zip(pairs[1:], PHASE_GROUPS)] == ["pimc"] * 3
+    with pytest.raises(ValueError, match="single agent"):
+        by_phase_pairs("pimc+random", "heuristic")
+    # the heuristic's auction swapped in for the heuristic's own: the same agent, so exactly 0
+    same = run_pairing(phase_spec("heuristic", auction="heuristic"), "heuristic", deals=20, seed=2, keep_deals=True)
+    assert same["deal_values"] == [0.0] * 20
+    # a random auction is a large loss against the heuristic
+    worse = run_pairing(phase_spec("heuristic", auction="random"), "heuristic", deals=40, seed=2)
+    assert worse["adp_ci95"][1] < 0
