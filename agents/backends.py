@@ -95,17 +95,20 @@ class LocalBackend:
         try:
             self._pool = self._new_pool()
             while True:
-                while len(pending) < limit:
+                broken = False
+                while len(pending) < limit and not broken:
                     task = next(source, _END)
                     if task is _END:
                         break
-                    pending[self._pool.submit(fn, task)] = (submitted, task)
+                    try:
+                        pending[self._submit(fn, task)] = (submitted, task)
+                    except BrokenProcessPool:  # broke since the last wait: resubmitted below
+                        pending[Future()] = (submitted, task)
+                        broken = True
                     submitted += 1
                 if not pending:
                     return
-                self._procs.update(getattr(self._pool, "_processes", None) or {})
-                done, _ = wait(list(pending), timeout=self.poll_s, return_when=FIRST_COMPLETED)
-                broken = False
+                done, _ = wait(list(pending), timeout=0 if broken else self.poll_s, return_when=FIRST_COMPLETED)
                 for fut in done:
                     try:
                         result = fut.result(timeout=0)
@@ -119,12 +122,21 @@ class LocalBackend:
         finally:
             self._shutdown()
 
+    def _submit(self, fn: Callable[[Any], Any], task: Any) -> Future:
+        assert self._pool is not None
+        fut = self._pool.submit(fn, task)
+        # remember the workers now: a broken pool forgets them, and their exit codes name the cause
+        self._procs.update(getattr(self._pool, "_processes", None) or {})
+        return fut
+
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn: safe with threads and torch in the parent
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
 
     def _restart(self, fn: Callable[[Any], Any],
                  pending: dict[Future, tuple[int, Any]]) -> dict[Future, tuple[int, Any]]:
+        for p in self._procs.values():
+            p.join(timeout=1)  # reaped, so that exitcode is known
         codes = sorted({p.exitcode for p in self._procs.values() if p.exitcode not in (None, 0)})
         self.restarts += 1
         self._shutdown()
@@ -134,7 +146,15 @@ class LocalBackend:
                 f"gave up after {self.max_restarts} restarts")
         self._pool = self._new_pool()
         again = sorted(pending.values(), key=lambda item: item[0])
-        return {self._pool.submit(fn, task): (n, task) for n, task in again}
+        out: dict[Future, tuple[int, Any]] = {}
+        for n, task in again:
+            try:
+                out[self._submit(fn, task)] = (n, task)
+            except BrokenProcessPool:  # the new pool broke already: the next wait sees it
+                fut: Future = Future()
+                fut.set_exception(BrokenProcessPool("pool broke during resubmission"))
+                out[fut] = (n, task)
+        return out
 
     def _shutdown(self) -> None:
         pool, self._pool = self._pool, None

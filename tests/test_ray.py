@@ -97,7 +97,7 @@ def _actor_names() -> list[str]:
     return sorted(n for n in ray.util.list_named_actors() if n.startswith("crowsnest-dmc-"))
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(300)
 def test_ray_actor_killed_mid_run_is_replaced_and_the_run_writes_its_checkpoint(tmp_path):
     out = tmp_path / "run"
     killed: list[str] = []

@@ -58,8 +58,8 @@ def test_killed_worker_is_replaced_and_the_results_are_those_of_an_undisturbed_r
 @pytest.mark.timeout(60)
 def test_workers_that_keep_dying_stop_the_run_with_a_clear_error():
     backend = LocalBackend(2, max_restarts=1, poll_s=0.2)
-    with pytest.raises(WorkerCrashError, match=r"died 2 times \(exit codes \[-9\]\); gave up after 1 restarts"):
-        list(backend.map_unordered(_kill_always, range(4)))
+    with pytest.raises(WorkerCrashError, match=r"died 2 times \(exit codes \[(-15, )?-9\]\); gave up after 1 restarts"):
+        list(backend.map_unordered(_kill_always, range(4)))  # -15: siblings the broken pool terminated
     assert backend.pids() == []  # the pool is gone, no worker left behind
 
 

@@ -32,7 +32,7 @@ def tiny_dmc(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
     return str(path)
 
 
-def kill_when(ready, kill, timeout_s: float = 60.0) -> threading.Thread:  # type: ignore[no-untyped-def]
+def kill_when(ready, kill, timeout_s: float = 200.0) -> threading.Thread:  # type: ignore[no-untyped-def]
     """Start a thread that calls ``kill()`` once ``ready()`` is true (the run is under way)."""
 
     def watch() -> None:
@@ -56,7 +56,7 @@ def _threads():
 
 
 @pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find the actors")
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(300)
 def test_killed_local_actor_is_replaced_and_the_run_writes_its_checkpoint(tmp_path):
     out = tmp_path / "run"
     killed: list[int] = []
