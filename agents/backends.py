@@ -201,7 +201,7 @@ def _probe(address: str, timeout_s: float) -> None:
     except OSError as err:
         raise RayUnreachableError(f"cannot reach Ray cluster at {address}: {err}") from None
     try:
-        import grpc
+        import grpc  # type: ignore[import-untyped]
     except ImportError:  # Ray depends on grpcio; without it, the TCP check has to do
         return
     host, port = target
