@@ -34,11 +34,7 @@ def run(config: str, out: str | None = None, resume: bool = False, evaluate: boo
     """Train as the config says, then evaluate and write report.md; returns a summary."""
     cfg = load_config(config)
     out = out or os.path.join("runs", cfg.name)
-    if resume:  # before the trainer writes config.yaml or anything else into the run folder
-        from .common import check_resume
-
-        check_resume(cfg, out)
-    elif os.path.exists(out) and not os.path.isdir(out):
+    if not resume and os.path.exists(out) and not os.path.isdir(out):
         raise NotADirectoryError(f"run folder {out!r} exists and is not a folder")
     if cfg.algo == "ppo":
         from .ppo import train

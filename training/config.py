@@ -119,7 +119,7 @@ class Config:
     seed: int = 1
     """seeds python random, numpy, torch and the deals"""
     variant: str = "crowsnest"
-    """rules preset (crowsnest_env.VARIANTS)"""
+    """rules: a preset name (crowsnest_env.VARIANTS) or a variant YAML file (configs/rules/*.yaml format)"""
     crow: bool = True
     """play with the bird (False: 40-card option, crowsnest and tournament only)"""
     episode: str = "hand"
@@ -195,10 +195,10 @@ class Config:
         _choice("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a non-empty folder name (no path separators), got {self.name!r}")
-        from crowsnest_env.rules import get_variant
+        from crowsnest_env.table import resolve_variant
 
         try:
-            variant = get_variant(self.variant, self.crow)
+            variant = resolve_variant(self.variant, self.crow)
         except ValueError as err:
             raise ConfigError(f"variant: {err}") from None
         for name in ("seed", "eval_seed"):

@@ -26,7 +26,8 @@ from tqdm import tqdm
 from agents.networks import QNet
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.observation import observation_layout
-from crowsnest_env.rules import get_variant, layout_for
+from crowsnest_env.rules import layout_for
+from crowsnest_env.table import resolve_variant
 
 from .common import (
     OpponentPool,
@@ -67,7 +68,7 @@ def greedy_controller(model: torch.nn.Module) -> NetController:
 
 
 def make_model(cfg: Config) -> tuple[QNet, dict[str, Any]]:
-    variant = get_variant(cfg.variant, cfg.crow)
+    variant = resolve_variant(cfg.variant, cfg.crow)
     spec = {"hidden": list(cfg.dmc.hidden), "action_embed": cfg.dmc.action_embed}
     model = QNet(observation_layout(variant).size, layout_for(variant).num_actions, cfg.dmc.hidden,
                  cfg.dmc.action_embed)
@@ -95,7 +96,7 @@ def _sync_pool(pool: OpponentPool, run_dir: str) -> None:
 def actor_main(actor: int, cfg: Config, run_dir: str, shared: QNet, queue: Any, stop: Any) -> None:
     """Actor process: copy the shared weights, play, send; until ``stop`` is set."""
     seed_everything(cfg.seed + 1000 * (actor + 1), 1)
-    variant = get_variant(cfg.variant, cfg.crow)
+    variant = resolve_variant(cfg.variant, cfg.crow)
     local, _ = make_model(cfg)
     pool = OpponentPool(cfg, greedy_controller, seed=cfg.seed + 1000 * (actor + 1) + 1)
     collector = SelfPlayCollector(variant, cfg.dmc.num_envs, cfg.seed + 1000 * (actor + 1) + 2,
@@ -121,7 +122,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     args = cfg.dmc
     # --- seeding
     seed_everything(cfg.seed, cfg.torch_threads)
-    run = Run(cfg, run_dir, "dmc")
+    run = Run(cfg, run_dir, "dmc", resume=resume)
 
     # --- model, optimizer, opponents, in-process collector
     model, spec = make_model(cfg)
