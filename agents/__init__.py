@@ -6,6 +6,7 @@
 | ``heuristic``     | the app-style "computer player" (:mod:`agents.heuristic`) |
 | ``pimc``          | Perfect-Information Monte-Carlo search (:mod:`agents.pimc`) |
 | ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`, :mod:`agents.checkpoint`) |
+| ``learned``       | the shipped policy of the variant being played (``agents/policies/<variant>.pt``) |
 | ``phase:base=X;auction=Y`` | one agent per phase (:mod:`agents.phases`): auction, discard (with trump), play |
 
 Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
@@ -19,7 +20,8 @@ from typing import Any
 
 from crowsnest_env.agent import Agent, RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "pimc", "checkpoint:PATH", "phase:base=NAME;auction=NAME;discard=NAME;play=NAME")
+AGENT_NAMES = ("random", "heuristic", "pimc", "learned", "checkpoint:PATH",
+               "phase:base=NAME;auction=NAME;discard=NAME;play=NAME")
 
 
 def _parse_options(text: str) -> dict[str, Any]:
@@ -69,6 +71,10 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
         from .pimc import PIMCAgent
 
         cls = PIMCAgent
+    elif name == "learned":
+        from .learned import LearnedAgent
+
+        cls = LearnedAgent
     else:
         raise ValueError(f"unknown agent {spec!r}; valid names: {', '.join(AGENT_NAMES)}")
     valid = [p for p in inspect.signature(cls).parameters if p != "seed"]

@@ -6,13 +6,15 @@ and the observation it encodes is the reference :func:`crowsnest_env.observation
 
 from __future__ import annotations
 
+import os
+
 import torch
 from torch import nn
 
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
-from .checkpoint import checkpoint_variant, model_from_checkpoint, read_checkpoint
+from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, read_checkpoint
 from .networks import masked_logits
 
 
@@ -46,10 +48,8 @@ class PolicyAgent:
             self.gen.manual_seed(int(seed) & 0x7FFF_FFFF_FFFF_FFFF)
 
     def act(self, view: PlayerView) -> int:
-        if view.variant is not self.variant and (view.variant.name, view.variant.bird) != (
-                self.variant.name, self.variant.bird):
-            raise ValueError(f"this agent was trained for {self.variant.name!r} (crow={self.variant.bird}), "
-                             f"not {view.variant.name!r} (crow={view.variant.bird})")
+        if view.variant is not self.variant and view.variant != self.variant:
+            raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}")
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in phase {view.phase.name}")
         if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
@@ -66,4 +66,57 @@ class PolicyAgent:
         return int(torch.multinomial(torch.softmax(scores, -1), 1, generator=self.gen))
 
 
-__all__ = ["PolicyAgent"]
+POLICY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "policies")
+"""Where the shipped policies live: ``<variant name>.pt`` (weights only), with their reports."""
+
+
+def shipped_policy(variant: Variant) -> str:
+    """The path of the shipped policy for ``variant``; CheckpointError if there is none."""
+    path = os.path.join(POLICY_DIR, f"{variant.name}.pt")
+    if not os.path.isfile(path):
+        have = sorted(f[:-3] for f in os.listdir(POLICY_DIR) if f.endswith(".pt")) if os.path.isdir(POLICY_DIR) else []
+        raise CheckpointError(f"no shipped policy for variant {variant.name!r} (shipped: {', '.join(have) or 'none'});"
+                              f" train one with crowsnest-train and use checkpoint:PATH")
+    return path
+
+
+class LearnedAgent:
+    """``learned``: the shipped policy of the variant being played, loaded on first use (so one
+    name serves every variant); ``learned?variant=NAME`` pins the variant and fails at once if
+    it has no policy, and a view of any other variant is refused."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, variant: str | None = None, greedy: bool | int = True):
+        self.seed, self.greedy = seed, bool(greedy)
+        self.pinned = get_variant(variant) if variant is not None else None
+        self.agent: PolicyAgent | None = None
+        if self.pinned is not None:
+            self._load(self.pinned)
+
+    def _load(self, variant: Variant) -> PolicyAgent:
+        path = shipped_policy(variant)
+        self.agent = PolicyAgent.from_checkpoint(path, seed=self.seed, greedy=self.greedy)
+        if self.agent.variant != variant:
+            raise CheckpointError(f"shipped policy {path!r} was trained for {self.agent.variant.name!r}, "
+                                  f"not {variant.name!r}")
+        self.agent.name = "learned"
+        return self.agent
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+        if self.agent is not None:
+            self.agent.reset(seed)
+
+    def act(self, view: PlayerView) -> int:
+        agent = self.agent
+        if agent is None or agent.variant != view.variant:
+            if self.pinned is not None:
+                raise ValueError(f"learned?variant={self.pinned.name} cannot play {view.variant.name!r}")
+            agent = self._load(view.variant)
+            agent.reset(self.seed)
+        return agent.act(view)
+
+
+__all__ = ["POLICY_DIR", "LearnedAgent", "PolicyAgent", "shipped_policy"]

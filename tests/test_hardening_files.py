@@ -194,3 +194,18 @@ def test_written_files_get_the_umask_mode(tmp_path, monkeypatch):
         os.umask(old)
         monkeypatch.setattr(atomic, "_UMASK", None)
     assert (os.stat(tmp_path / "f.txt").st_mode & 0o777) == 0o640
+
+
+def test_resume_mismatch_through_the_python_api_writes_nothing(trained, tmp_path):
+    """The trainer itself (not only the CLI) checks a resume before touching the run folder."""
+    from training.config import load_config
+    from training.ppo import train
+
+    _, out = trained
+    run = tmp_path / "api"
+    shutil.copytree(out, run)
+    before = (run / "config.yaml").read_bytes()
+    cfg = load_config(tiny(tmp_path, ppo={"hidden": [64]}))
+    with pytest.raises(ConfigError, match="network"):
+        train(cfg, str(run), resume=True)
+    assert (run / "config.yaml").read_bytes() == before

@@ -27,18 +27,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="run folder (default runs/<name>)")
     p.add_argument("--resume", action="store_true", help="continue from <out>/checkpoint.pt")
     p.add_argument("--no-eval", action="store_true", help="skip the final arena evaluation and report")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config field (dotted for sections: ppo.learning_rate=1e-4); repeatable")
     return p
 
 
-def run(config: str, out: str | None = None, resume: bool = False, evaluate: bool = True) -> dict[str, Any]:
-    """Train as the config says, then evaluate and write report.md; returns a summary."""
-    cfg = load_config(config)
+def run(config: str, out: str | None = None, resume: bool = False, evaluate: bool = True,
+        overrides: Sequence[str] = ()) -> dict[str, Any]:
+    """Train as the config says (with ``key=value`` overrides), then evaluate and write
+    report.md; returns a summary."""
+    cfg = load_config(config, overrides)
     out = out or os.path.join("runs", cfg.name)
-    if resume:  # before the trainer writes config.yaml or anything else into the run folder
-        from .common import check_resume
-
-        check_resume(cfg, out)
-    elif os.path.exists(out) and not os.path.isdir(out):
+    if not resume and os.path.exists(out) and not os.path.isdir(out):
         raise NotADirectoryError(f"run folder {out!r} exists and is not a folder")
     if cfg.algo == "ppo":
         from .ppo import train
@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        summary = run(args.config, args.out, args.resume, evaluate=not args.no_eval)
+        summary = run(args.config, args.out, args.resume, evaluate=not args.no_eval, overrides=args.set)
     except (ValueError, OSError) as err:  # ConfigError, CheckpointError, IllegalActionError are ValueErrors
         print(f"{parser.prog}: error: {err}", file=sys.stderr)
         return 2

@@ -29,7 +29,8 @@ from torch.utils.tensorboard import SummaryWriter
 from agents.checkpoint import model_from_checkpoint, read_checkpoint
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.atomic import atomic_write_text
-from crowsnest_env.rules import Variant, get_variant
+from crowsnest_env.rules import Variant
+from crowsnest_env.table import resolve_variant
 
 from .checkpoint import load_checkpoint, make_payload, restore_rng, save_checkpoint
 from .config import Config, save_config
@@ -103,9 +104,11 @@ class OpponentPool:
 class Run:
     """The run folder, TensorBoard writer, wall clock, checkpoints and interval evaluations."""
 
-    def __init__(self, cfg: Config, run_dir: str, algo: str):
+    def __init__(self, cfg: Config, run_dir: str, algo: str, resume: bool = False):
+        if resume:  # before anything in the run folder is written
+            check_resume(cfg, run_dir)
         self.cfg, self.dir, self.algo = cfg, run_dir, algo
-        self.variant: Variant = get_variant(cfg.variant, cfg.crow)
+        self.variant: Variant = resolve_variant(cfg.variant, cfg.crow)
         os.makedirs(os.path.join(run_dir, "snapshots"), exist_ok=True)
         save_config(cfg, os.path.join(run_dir, "config.yaml"))
         self.writer = SummaryWriter(os.path.join(run_dir, "tb"))
@@ -244,7 +247,7 @@ def check_resume(cfg: Config, run_dir: str) -> None:
     path = os.path.join(run_dir, "checkpoint.pt")
     if not os.path.isfile(path):
         raise FileNotFoundError(f"--resume: no checkpoint at {path}")
-    data = load_checkpoint(path, get_variant(cfg.variant, cfg.crow), cfg.algo)
+    data = load_checkpoint(path, resolve_variant(cfg.variant, cfg.crow), cfg.algo)
     spec, want = data["model_spec"], model_spec_of(cfg)
     if {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in spec.items()} != want:
         raise ConfigError(f"cannot resume {path}: the config's network {want} differs from the checkpoint's "

@@ -7,10 +7,13 @@ written to the run directory as ``config.yaml``.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import os
+import re
 import typing
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -120,7 +123,7 @@ class Config:
     seed: int = 1
     """seeds python random, numpy, torch and the deals"""
     variant: str = "crowsnest"
-    """rules preset (crowsnest_env.VARIANTS)"""
+    """rules: a preset name (crowsnest_env.VARIANTS) or a variant YAML file (configs/rules/*.yaml format)"""
     crow: bool = True
     """play with the bird (False: 40-card option, crowsnest and tournament only)"""
     episode: str = "hand"
@@ -200,10 +203,10 @@ class Config:
         _choice("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a non-empty folder name (no path separators), got {self.name!r}")
-        from crowsnest_env.rules import get_variant
+        from crowsnest_env.table import resolve_variant
 
         try:
-            variant = get_variant(self.variant, self.crow)
+            variant = resolve_variant(self.variant, self.crow)
         except ValueError as err:
             raise ConfigError(f"variant: {err}") from None
         for name in ("seed", "eval_seed"):
@@ -293,6 +296,9 @@ def _choice(name: str, value: str, valid: tuple[str, ...]) -> None:
         raise ConfigError(f"{name} must be one of {', '.join(valid)}; got {value!r}")
 
 
+_FLOAT_LITERAL = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+
+
 def _convert(value: Any, tp: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
@@ -305,6 +311,8 @@ def _convert(value: Any, tp: Any, where: str) -> Any:
             raise ConfigError(f"{where} must be a list, got {type(value).__name__} {value!r}")
         return [_convert(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
     if tp is float:
+        if isinstance(value, str) and _FLOAT_LITERAL.fullmatch(value.strip()):
+            value = float(value)  # YAML 1.1 reads 5e-5 (no dot) as a string
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"{where} must be a number, got {type(value).__name__} {value!r}")
         return float(value)
@@ -339,17 +347,43 @@ def config_from_dict(data: dict[str, Any] | None) -> Config:
     return _build(Config, data).validate()
 
 
-def load_config(path: str | os.PathLike[str]) -> Config:
-    """Read a YAML config; ConfigError names the file and the offending key."""
+def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Config:
+    """Read a YAML config, then apply ``key=value`` overrides (dotted keys for sections:
+    ``ppo.learning_rate=1e-4``; values parsed as YAML); ConfigError names the file and the key."""
     with open(path, encoding="utf-8") as fh:
         try:
             data = yaml.safe_load(fh)
         except yaml.YAMLError as err:
             raise ConfigError(f"{os.fspath(path)}: not valid YAML: {err}") from None
     try:
+        if overrides:
+            data = apply_overrides(data, overrides)
         return config_from_dict(data)
     except ConfigError as err:
         raise ConfigError(f"{os.fspath(path)}: {err}") from None
+
+
+def apply_overrides(data: Any, overrides: Sequence[str]) -> dict[str, Any]:
+    """A copy of the config mapping ``data`` with each ``dotted.key=value`` set (value as YAML)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"a config is a mapping of fields, got {type(data).__name__}")
+    out = copy.deepcopy(data)
+    for item in overrides:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"override {item!r} must look like key=value (e.g. variant=tournament)")
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError as err:
+            raise ConfigError(f"override {item!r}: value is not valid YAML: {err}") from None
+        node = out
+        parts = key.strip().split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"override {item!r}: {part!r} is not a section")
+        node[parts[-1]] = value
+    return out
 
 
 def config_to_dict(cfg: Config) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from tqdm import tqdm
 from agents.networks import QNet
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.observation import observation_layout
-from crowsnest_env.rules import get_variant, layout_for
+from crowsnest_env.rules import layout_for
+from crowsnest_env.table import resolve_variant
 
 from .actors import start_actors
 from .common import (
@@ -69,7 +70,7 @@ def greedy_controller(model: torch.nn.Module) -> NetController:
 
 
 def make_model(cfg: Config) -> tuple[QNet, dict[str, Any]]:
-    variant = get_variant(cfg.variant, cfg.crow)
+    variant = resolve_variant(cfg.variant, cfg.crow)
     spec = {"hidden": list(cfg.dmc.hidden), "action_embed": cfg.dmc.action_embed}
     model = QNet(observation_layout(variant).size, layout_for(variant).num_actions, cfg.dmc.hidden,
                  cfg.dmc.action_embed)
@@ -94,7 +95,7 @@ class DMCWorker:
         self.cfg = cfg
         self.model, _ = make_model(cfg)
         self.pool = OpponentPool(cfg, greedy_controller, seed=seed + 1)
-        self.collector = SelfPlayCollector(get_variant(cfg.variant, cfg.crow), cfg.dmc.num_envs, seed + 2,
+        self.collector = SelfPlayCollector(resolve_variant(cfg.variant, cfg.crow), cfg.dmc.num_envs, seed + 2,
                                            **cfg.episode_options())
 
     def collect(self, weights: dict[str, torch.Tensor], snapshots: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -171,7 +172,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     args = cfg.dmc
     # --- seeding
     seed_everything(cfg.seed, cfg.torch_threads)
-    run = Run(cfg, run_dir, "dmc")
+    run = Run(cfg, run_dir, "dmc", resume=resume)
 
     # --- model, optimizer, opponents, in-process collector
     model, spec = make_model(cfg)

@@ -92,7 +92,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
     args = cfg.ppo
     # --- seeding (fixed order: python, numpy, torch; then everything drawn from them)
     seed_everything(cfg.seed, cfg.torch_threads)
-    run = Run(cfg, run_dir, "ppo")
+    run = Run(cfg, run_dir, "ppo", resume=resume)
     variant = run.variant
     obs_size, num_actions = observation_layout(variant).size, layout_for(variant).num_actions
 

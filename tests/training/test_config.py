@@ -70,3 +70,18 @@ def test_int_accepted_for_float_and_round_trip(tmp_path):
     again = load_config(tmp_path / "config.yaml")
     assert again == cfg
     assert set(yaml.safe_load((tmp_path / "config.yaml").read_text())) == set(Config.__dataclass_fields__)
+
+
+def test_overrides_set_fields_and_sections(tmp_path):
+    import pathlib
+
+    from training.config import ConfigError, load_config
+
+    tiny = pathlib.Path(__file__).parents[2] / "configs" / "tiny_ppo.yaml"
+    cfg = load_config(tiny, ["variant=dixie", "ppo.learning_rate=5e-5", "opponents.random=0.25", "max_hands=0"])
+    assert (cfg.variant, cfg.ppo.learning_rate, cfg.opponents.random, cfg.max_hands) == ("dixie", 5e-5, 0.25, 0)
+    assert cfg.episode_options()["max_hands"] is None
+    for bad, match in [("variant", "key=value"), ("ppo.lr=1", "unknown config key"), ("seed=x", "seed"),
+                       ("variant.x=1", "variant")]:
+        with pytest.raises(ConfigError, match=match):
+            load_config(tiny, [bad])
