@@ -90,6 +90,8 @@ class SingleSeatEnv(gym.Env):
     def step(self, action: int):
         if self.table.state is None:
             raise RuntimeError("step() called before reset()")
+        if not self.table.started:
+            raise RuntimeError("call reset() before step()")
         if self._done():
             raise RuntimeError("step() called after the episode ended; call reset()")
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not self.action_space.contains(

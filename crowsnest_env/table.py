@@ -107,6 +107,7 @@ class Table:
         """optional: ``hand_rng(k)`` replaces ``rng`` when hand k is first dealt (redeals continue it),
         so that hand k's cards do not depend on what happened before (the arena's duplicate games)"""
         self.state = State(self.variant)  # undealt until reset()
+        self.started = False
         self.rewards: tuple[float, ...] = ZERO_REWARDS
         self.scored: HandResult | None = None
         self.passed_out = False
@@ -142,6 +143,7 @@ class Table:
         self.rewards, self.scored, self.passed_out = ZERO_REWARDS, None, False
         self.terminated = self.truncated = False
         self.redeals = self._hand_no = 0
+        self.started = True
         if deal is not None:
             hands, nest = record_mod.parse_deal(self.state.cards, deal)
             self._deal(hands, nest)
@@ -167,6 +169,8 @@ class Table:
 
         Raises :class:`~crowsnest_env.rules.IllegalActionError` (nothing changes) for an
         illegal action, RuntimeError after the episode ended."""
+        if not self.started:
+            raise RuntimeError("call reset() before step()")
         if self.terminated or self.truncated:
             raise RuntimeError("the episode is over; call reset()")
         st = self.state
