@@ -395,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--a", help="team a: an agent name, or two joined by '+' (e.g. pimc+heuristic)")
     p.add_argument("--b", help="team b, as --a")
     p.add_argument("--round-robin", metavar="A,B,...", help="play every pairing of these teams and rate them")
+    p.add_argument("--by-phase", action="store_true",
+                   help="also play --b with one phase (auction, discard+trump, play) swapped to --a's agent, "
+                        "to show which phase --a's edge comes from")
     p.add_argument("--variant", default="crowsnest", help="rules variant (default crowsnest)")
     p.add_argument("--crow", action=argparse.BooleanOptionalAction, default=True,
                    help="--no-crow plays the 40-card option (crowsnest and tournament)")
@@ -425,6 +428,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give either --a/--b or --round-robin, not both")
     if not args.round_robin and not (args.a and args.b):
         parser.error("give --a and --b (or --round-robin A,B,...)")
+    if args.by_phase and args.round_robin:
+        parser.error("--by-phase compares --a with --b, not a round robin")
     opts = {"variant": args.variant, "crow": args.crow, "deals": args.deals, "seed": args.seed,
             "workers": args.workers, "games": args.games, "max_hands": args.max_hands,
             "max_redeals": args.max_redeals, "progress": not args.no_progress, "backend": args.backend,
@@ -436,6 +441,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if path is not None:
                 check_writable(path, flag)
         teams = split_agent_list(args.round_robin) if args.round_robin else [args.a, args.b]
+        if args.by_phase:
+            from .phases import by_phase_pairs
+
+            teams = [t for pair in by_phase_pairs(args.a, args.b) for t in pair]
         check_agents(teams, resolve_variant(args.variant, args.crow))
     except (ValueError, OSError) as err:
         parser.error(str(err))
@@ -443,6 +452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.round_robin:
             report = run_round_robin(teams, **opts)
+        elif args.by_phase:
+            from .phases import run_by_phase
+
+            report = run_by_phase(args.a, args.b, **opts)
         else:
             report = {"pairings": [run_pairing(args.a, args.b, **opts)]}
     except (ValueError, OSError) as err:

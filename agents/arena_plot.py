@@ -40,6 +40,19 @@ def pairings_table(report: dict[str, Any]) -> Table:
     return t
 
 
+def by_phase_table(report: dict[str, Any]) -> Table:
+    """Which phase an edge comes from: b with one phase played by a, against b."""
+    bp = report["by_phase"]
+    t = Table(title=f"where {bp['a']}'s edge over {bp['b']} comes from (each phase swapped alone)")
+    for col in ("phase played by a", "adp vs b", "95% CI"):
+        t.add_column(col, justify="left" if col.startswith("phase") else "right")
+    whole = report["pairings"][0]
+    t.add_row("all phases", f"{whole['adp']:+.2f}", _ci(whole["adp_ci95"]))
+    for phase, row in bp["phases"].items():
+        t.add_row(phase, f"{row['adp']:+.2f}", _ci(row["adp_ci95"]))
+    return t
+
+
 def games_table(report: dict[str, Any]) -> Table:
     """One row per pairing that played whole games: win rate of a with its Wilson interval."""
     t = Table(title=f"whole games to {report.get('target', 'the target')} (duplicate), "
@@ -85,6 +98,8 @@ def print_report(report: dict[str, Any], console: Console | None = None) -> None
     console.print(pairings_table(report))
     if any(p.get("games") for p in report["pairings"]):
         console.print(games_table(report))
+    if "by_phase" in report:
+        console.print(by_phase_table(report))
     if "ratings" in report:
         console.print(ratings_table(report))
         console.print(adp_matrix_table(report))

@@ -69,3 +69,17 @@ def test_by_phase_pairs_and_a_swap_that_changes_nothing_scores_zero():
     # a random auction is a large loss against the heuristic
     worse = run_pairing(phase_spec("heuristic", auction="random"), "heuristic", deals=40, seed=2)
     assert worse["adp_ci95"][1] < 0
+
+
+def test_arena_cli_by_phase_writes_each_phase(tmp_path):
+    import json
+
+    from agents.arena import main
+
+    out = tmp_path / "bp.json"
+    assert main(["--a", "random", "--b", "heuristic", "--by-phase", "--deals", "6", "--workers", "1",
+                 "--no-progress", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert [p["a"] for p in report["pairings"]][0] == "random" and len(report["pairings"]) == 4
+    assert set(report["by_phase"]["phases"]) == set(PHASE_GROUPS)
+    assert report["by_phase"]["whole"] == report["pairings"][0]["adp"]
