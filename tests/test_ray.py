@@ -115,3 +115,45 @@ def test_ray_actor_killed_mid_run_is_replaced_and_the_run_writes_its_checkpoint(
     assert ckpt["global_step"] == summary["global_step"] and ckpt["update"] == summary["update"]
     assert len(list((out / "snapshots").glob("update_*.pt"))) == summary["update"]  # pool grew on the driver
     assert _actor_names() == []  # the learner's actors are gone
+
+
+# ------------------------------------------------------------------ PPO with Ray rollout workers
+def _ppo_names() -> list[str]:
+    return sorted(n for n in ray.util.list_named_actors() if n.startswith("crowsnest-ppo-"))
+
+
+def tiny_ppo_ray(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
+    import yaml
+
+    with open(os.path.join(ROOT, "configs", "tiny_ppo.yaml"), encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    data.update({"total_steps": 1200, "eval_interval": 0, "final_eval_deals": 0, "checkpoint_interval": 1,
+                 "backend": "ray", "snapshot_interval": 1, "bc_decisions": 0})
+    data["ppo"] = {**data["ppo"], "rollout_workers": 2, "rollout_steps": 200, "minibatch_size": 64}
+    data.update(over)
+    path = tmp_path / "ppo_ray.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return str(path)
+
+
+@pytest.mark.timeout(300)
+def test_ppo_with_ray_rollout_workers_learns_and_survives_a_killed_worker(tmp_path):
+    out = tmp_path / "ppo"
+    killed: list[str] = []
+
+    def kill() -> None:
+        name = _ppo_names()[0]
+        ray.kill(ray.get_actor(name))
+        killed.append(name)
+
+    watcher = kill_when(lambda: (out / "checkpoint.pt").exists() and _ppo_names(), kill)
+    summary = cli.run(tiny_ppo_ray(tmp_path), str(out), evaluate=False)
+    watcher.join(timeout=5)
+    assert killed and summary["actor_restarts"] >= 1 and summary["global_step"] >= 1200
+    ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
+    assert ckpt["global_step"] == summary["global_step"]
+    assert _ppo_names() == []  # the learner's workers are gone
+    from agents import make_agent
+    from agents.arena import run_pairing as pairing
+
+    assert pairing("checkpoint:" + str(out / "checkpoint.pt"), "random", deals=4, seed=0)["deals"] == 4

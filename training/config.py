@@ -50,6 +50,8 @@ class PPOArgs:
 
     num_envs: int = 32
     """games stepped side by side (their decisions are batched through the network)"""
+    rollout_workers: int = 2
+    """with backend ray: Ray actors that each collect rollout_steps / rollout_workers per update"""
     rollout_steps: int = 4096
     """learner decisions collected per update (whole episodes; the last one may overshoot)"""
     learning_rate: float = 3e-4
@@ -183,7 +185,8 @@ class Config:
     progress: bool = True
     """tqdm progress bar"""
     backend: str = "local"
-    """where DMC actors run: local (processes on this machine) | ray (Ray actors; dmc.num_actors >= 1)"""
+    """where rollouts run: local (DMC actor processes, PPO in the learner) | ray (DMC actors and PPO
+    rollout workers as Ray actors)"""
     address: str = ""
     """Ray cluster address (HOST:PORT, ray://HOST:PORT, auto); empty starts a local Ray (backend ray only)"""
     ppo: PPOArgs = field(default_factory=PPOArgs)
@@ -242,15 +245,15 @@ class Config:
         _choice("backend", self.backend, BACKENDS)
         if self.address and self.backend != "ray":
             raise ConfigError(f"address {self.address!r} needs backend: ray (backend is {self.backend})")
-        if self.backend == "ray" and (self.algo != "dmc" or self.dmc.num_actors < 1):
-            raise ConfigError("backend ray runs DMC actors: it needs algo dmc and dmc.num_actors >= 1 "
-                              f"(got algo {self.algo}, dmc.num_actors {self.dmc.num_actors})")
+        if self.backend == "ray" and self.algo == "dmc" and self.dmc.num_actors < 1:
+            raise ConfigError(f"backend ray runs DMC actors: it needs dmc.num_actors >= 1, got {self.dmc.num_actors}")
         return self
 
     def _validate_ppo(self) -> None:
         a = self.ppo
         for name in ("num_envs", "rollout_steps", "update_epochs", "minibatch_size"):
             _int_range(f"ppo.{name}", getattr(a, name), 1)
+        _int_range("ppo.rollout_workers", a.rollout_workers, 1, 256)
         if a.minibatch_size > a.rollout_steps:
             raise ConfigError(f"ppo.minibatch_size ({a.minibatch_size}) must not exceed ppo.rollout_steps "
                               f"({a.rollout_steps})")

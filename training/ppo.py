@@ -119,79 +119,92 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
         pool.add(run.snapshot(model, spec, global_step, update))
         run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
 
-    bar = tqdm(total=cfg.total_steps, initial=min(global_step, cfg.total_steps), disable=not cfg.progress,
-               unit="step", desc="ppo", dynamic_ncols=True)
-    while global_step < cfg.total_steps and not run.out_of_time():
-        update += 1
-        t0 = time.time()
-        if args.anneal_lr:
-            frac = max(0.0, 1.0 - global_step / cfg.total_steps)
-            optimizer.param_groups[0]["lr"] = frac * args.learning_rate
+    workers = None
+    if cfg.backend == "ray":  # rollout workers as Ray actors, each with its share of the update
+        from .ppo_workers import RayRolloutWorkers
 
-        # --- rollout
-        model.eval()
-        ro = collector.collect(pool.assigner(learner), args.rollout_steps)
-        global_step += len(ro)
-        t_collect = time.time() - t0
-        values = ro.extras["value"]
-        if len(ro.bootstrap_index):  # truncated episodes: their return goes on past the cut
-            with torch.no_grad():
-                ro.rewards[ro.bootstrap_index] += args.gamma * model(torch.from_numpy(ro.bootstrap_obs))[1].numpy()
-        advantages, returns = compute_gae(ro.rewards, values, ro.dones, args.gamma, args.gae_lambda)
+        workers = RayRolloutWorkers(cfg)
+    try:
+        bar = tqdm(total=cfg.total_steps, initial=min(global_step, cfg.total_steps), disable=not cfg.progress,
+                   unit="step", desc="ppo", dynamic_ncols=True)
+        while global_step < cfg.total_steps and not run.out_of_time():
+            update += 1
+            t0 = time.time()
+            if args.anneal_lr:
+                frac = max(0.0, 1.0 - global_step / cfg.total_steps)
+                optimizer.param_groups[0]["lr"] = frac * args.learning_rate
 
-        # --- optimise policy and value
-        model.train()
-        b_obs, b_masks = torch.from_numpy(ro.obs), torch.from_numpy(ro.masks)
-        b_actions = torch.from_numpy(ro.actions)
-        b_logprobs, b_values = torch.from_numpy(ro.extras["logprob"]), torch.from_numpy(values)
-        b_adv, b_ret = torch.from_numpy(advantages), torch.from_numpy(returns)
-        n = len(ro)
-        stats: dict[str, list[float]] = {}
-        for _epoch in range(args.update_epochs):
-            perm = torch.randperm(n)
-            for start in range(0, n, args.minibatch_size):
-                mb = perm[start:start + args.minibatch_size]
-                loss, s = ppo_loss(model, b_obs[mb], b_masks[mb], b_actions[mb], b_logprobs[mb], b_adv[mb],
-                                   b_ret[mb], b_values[mb], clip_coef=args.clip_coef, ent_coef=args.ent_coef,
-                                   vf_coef=args.vf_coef, clip_vloss=args.clip_vloss, norm_adv=args.norm_adv)
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
-                optimizer.step()
-                for k, v in s.items():
-                    stats.setdefault(k, []).append(v)
-            if args.target_kl > 0 and np.mean(stats["approx_kl"][-1:]) > args.target_kl:
-                break
+            # --- rollout
+            model.eval()
+            if workers is not None:
+                ro = workers.collect(model, pool.paths, args.rollout_steps)
+            else:
+                ro = collector.collect(pool.assigner(learner), args.rollout_steps)
+            global_step += len(ro)
+            t_collect = time.time() - t0
+            values = ro.extras["value"]
+            if len(ro.bootstrap_index):  # truncated episodes: their return goes on past the cut
+                with torch.no_grad():
+                    ro.rewards[ro.bootstrap_index] += args.gamma * model(torch.from_numpy(ro.bootstrap_obs))[1].numpy()
+            advantages, returns = compute_gae(ro.rewards, values, ro.dones, args.gamma, args.gae_lambda)
 
-        # --- logging
-        dt = time.time() - t0
-        if update % cfg.log_interval == 0:
-            scalars: dict[str, float | None] = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
-            scalars["losses/explained_variance"] = explained_variance(values, returns)
-            scalars.update(rollout_scalars(ro))
-            scalars["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
-            scalars["charts/SPS"] = len(ro) / dt
-            scalars["charts/env_SPS"] = ro.env_steps / dt
-            scalars["charts/collect_fraction"] = t_collect / dt
-            run.scalars(scalars, global_step)
-        bar.update(min(global_step, cfg.total_steps) - bar.n)
-        bar.set_postfix(ret=f"{np.mean(ro.episode_returns):+.3f}", sps=f"{len(ro) / dt:.0f}")
+            # --- optimise policy and value
+            model.train()
+            b_obs, b_masks = torch.from_numpy(ro.obs), torch.from_numpy(ro.masks)
+            b_actions = torch.from_numpy(ro.actions)
+            b_logprobs, b_values = torch.from_numpy(ro.extras["logprob"]), torch.from_numpy(values)
+            b_adv, b_ret = torch.from_numpy(advantages), torch.from_numpy(returns)
+            n = len(ro)
+            stats: dict[str, list[float]] = {}
+            for _epoch in range(args.update_epochs):
+                perm = torch.randperm(n)
+                for start in range(0, n, args.minibatch_size):
+                    mb = perm[start:start + args.minibatch_size]
+                    loss, s = ppo_loss(model, b_obs[mb], b_masks[mb], b_actions[mb], b_logprobs[mb], b_adv[mb],
+                                       b_ret[mb], b_values[mb], clip_coef=args.clip_coef, ent_coef=args.ent_coef,
+                                       vf_coef=args.vf_coef, clip_vloss=args.clip_vloss, norm_adv=args.norm_adv)
+                    optimizer.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                    optimizer.step()
+                    for k, v in s.items():
+                        stats.setdefault(k, []).append(v)
+                if args.target_kl > 0 and np.mean(stats["approx_kl"][-1:]) > args.target_kl:
+                    break
 
-        # --- snapshots, checkpoints, evaluation
-        snap = None
-        if update % cfg.snapshot_interval == 0:
-            snap = run.snapshot(model, spec, global_step, update)
-            pool.add(snap)
-        if cfg.eval_interval and update % cfg.eval_interval == 0:
-            snap = snap or run.snapshot(model, spec, global_step, update)
-            run.evaluate(snap, global_step)
-        if update % cfg.checkpoint_interval == 0:
-            run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+            # --- logging
+            dt = time.time() - t0
+            if update % cfg.log_interval == 0:
+                scalars: dict[str, float | None] = {f"losses/{k}": float(np.mean(v)) for k, v in stats.items()}
+                scalars["losses/explained_variance"] = explained_variance(values, returns)
+                scalars.update(rollout_scalars(ro))
+                scalars["charts/learning_rate"] = optimizer.param_groups[0]["lr"]
+                scalars["charts/SPS"] = len(ro) / dt
+                scalars["charts/env_SPS"] = ro.env_steps / dt
+                scalars["charts/collect_fraction"] = t_collect / dt
+                run.scalars(scalars, global_step)
+            bar.update(min(global_step, cfg.total_steps) - bar.n)
+            bar.set_postfix(ret=f"{np.mean(ro.episode_returns):+.3f}", sps=f"{len(ro) / dt:.0f}")
+
+            # --- snapshots, checkpoints, evaluation
+            snap = None
+            if update % cfg.snapshot_interval == 0:
+                snap = run.snapshot(model, spec, global_step, update)
+                pool.add(snap)
+            if cfg.eval_interval and update % cfg.eval_interval == 0:
+                snap = snap or run.snapshot(model, spec, global_step, update)
+                run.evaluate(snap, global_step)
+            if update % cfg.checkpoint_interval == 0:
+                run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+    finally:
+        restarts = workers.restarts if workers is not None else 0
+        if workers is not None:
+            workers.close()
     bar.close()
     run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
     run.close()
     return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
-            "elapsed": time.time() - run.start}
+            "elapsed": time.time() - run.start, "actor_restarts": restarts}
 
 
 def warm_start(cfg: Config, model: ActorCritic, run: Run) -> dict[str, float]:

@@ -305,3 +305,34 @@ def _stack(out: dict[str, list], stats: Rollout, num_actions: int) -> Rollout:
     if out["bootstrap_obs"]:
         stats.bootstrap_obs = np.stack(out["bootstrap_obs"])
     return stats
+
+
+def merge_rollouts(parts: Sequence[Rollout]) -> Rollout:
+    """One rollout of several workers' (their trajectories stay contiguous; indices shifted)."""
+    nonempty = [p for p in parts if len(p)]
+    if not nonempty:
+        return parts[0]
+    out = Rollout(
+        obs=np.concatenate([p.obs for p in nonempty]), masks=np.concatenate([p.masks for p in nonempty]),
+        actions=np.concatenate([p.actions for p in nonempty]), rewards=np.concatenate([p.rewards for p in nonempty]),
+        dones=np.concatenate([p.dones for p in nonempty]),
+        extras={k: np.concatenate([p.extras[k] for p in nonempty]) for k in nonempty[0].extras},
+    )
+    offset = 0
+    index, boot = [], []
+    for p in parts:
+        out.episodes += p.episodes
+        out.env_steps += p.env_steps
+        out.episode_returns += p.episode_returns
+        for k, v in p.opponent_returns.items():
+            out.opponent_returns.setdefault(k, []).extend(v)
+        out.declared += p.declared
+        out.made += p.made
+        out.truncated += p.truncated
+        if len(p.bootstrap_index):
+            index.append(p.bootstrap_index + offset)
+            boot.append(p.bootstrap_obs)
+        offset += len(p)
+    if index:
+        out.bootstrap_index, out.bootstrap_obs = np.concatenate(index), np.concatenate(boot)
+    return out
