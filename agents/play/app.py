@@ -86,6 +86,8 @@ class PlayApp(App[None]):
     def new_game(self) -> None:
         if self._timer is not None:
             self._timer.stop()
+        while len(self.screen_stack) > 1:  # the old game's dialogs go with it
+            self.pop_screen()
         self._waiting = False
         try:
             self.game = Game(self.settings, seed=self.seed, max_hands=self.max_hands, autoplay=self.autoplay)

@@ -14,6 +14,15 @@ def _ranks_high_to_low(v: Variant) -> str:
     return " ".join(str(r) for r in reversed(v.plain_order))
 
 
+def _trump_order(v: Variant) -> str:
+    order = list(reversed(v.plain_order))
+    bird = [v.bird_name.title()] if v.bird else []
+    top = ["Red 1"] if v.red_one else []
+    if v.bird_rank is BirdRank.HIGHEST:
+        return " ".join(map(str, top + bird + order))
+    return " ".join(map(str, top + order + bird))
+
+
 def _deck(v: Variant) -> str:
     extras = []
     if v.bird:
@@ -85,7 +94,8 @@ in it, or if there is none by the highest card of the colour led."""
 
 def rules_markdown(v: Variant) -> str:
     """The full rules screen for ``v``."""
-    trumps = (f"**Ranks**, high to low in every colour: {_ranks_high_to_low(v)}.")
+    trumps = (f"**Ranks**, high to low in every colour: {_ranks_high_to_low(v)}. "
+              f"**Trumps**, high to low: {_trump_order(v)}.")
     parts = [f"# {v.name} rules", COMMON, _deck(v), trumps, _counters(v), _bird(v), _auction(v), _nest(v),
              _scoring(v),
              f"**Game**: hands are played until a team reaches **{v.target}**; if both do, the higher "

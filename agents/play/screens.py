@@ -21,7 +21,8 @@ from .widgets import CardButton, card_style_colour, card_text, grouped
 class BidDialog(ModalScreen[int]):
     """Pass or bid: one button per legal bid; Enter bids the lowest, P passes."""
 
-    BINDINGS = [Binding("p", "choose(0)", "Pass"), Binding("h", "app.hint", "Hint")]
+    BINDINGS = [Binding("p", "choose(0)", "Pass"), Binding("h", "app.hint", "Hint"), Binding("r", "app.rules", "Rules"),
+                Binding("s", "app.settings", "Settings")]
 
     def __init__(self, state: State, legal: list[int]):
         super().__init__(classes="dialog")
@@ -53,7 +54,8 @@ class BidDialog(ModalScreen[int]):
 class DiscardDialog(ModalScreen[list[int]]):
     """Choose the cards that go back to the nest, then confirm."""
 
-    BINDINGS = [Binding("c", "confirm", "Confirm"), Binding("h", "app.hint", "Hint")]
+    BINDINGS = [Binding("c", "confirm", "Confirm"), Binding("h", "app.hint", "Hint"), Binding("r", "app.rules", "Rules"),
+                Binding("s", "app.settings", "Settings")]
 
     def __init__(self, state: State, hand: int, nest: int, count: int):
         super().__init__(classes="dialog")
@@ -101,7 +103,7 @@ class TrumpDialog(ModalScreen[int]):
     """Name trump: a button per colour with how many of it you hold; keys B, G, R, Y."""
 
     BINDINGS = [Binding(c[0].lower(), f"choose({i})", c) for i, c in enumerate(COLOURS)] + [
-        Binding("h", "app.hint", "Hint")]
+        Binding("h", "app.hint", "Hint")]  # R is Red here
 
     def __init__(self, state: State, hand: int):
         super().__init__(classes="dialog")

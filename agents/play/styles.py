@@ -7,17 +7,17 @@ CSS = """
 #side { width: 38; height: 1fr; border-left: solid $primary; padding: 0 1; }
 #north { height: 5; content-align: center middle; width: 100%; }
 #middle { height: 1fr; }
-#west, #east { width: 24; height: 100%; content-align: center middle; }
+#west, #east { width: 20; height: 100%; content-align: center middle; }
 #trick { width: 1fr; height: 100%; content-align: center middle; text-align: center; border: round $primary-darken-2; }
 #prompt { height: 1; width: 100%; text-align: center; color: $accent; text-style: bold; }
 #hand { height: 4; width: 100%; align: center middle; overflow-x: auto; }
 .group { width: auto; height: 3; margin-right: 2; }
-.card { width: 7; min-width: 5; height: 3; margin: 0; border: tall $background; text-style: bold; }
-.card.c0 { background: #262626; color: #f0f0f0; }
-.card.c1 { background: #1e7b3c; color: #ffffff; }
-.card.c2 { background: #b8322a; color: #ffffff; }
-.card.c3 { background: #e8b923; color: #1a1a1a; }
-.card.cx { background: #6a3d9a; color: #ffffff; }
+.card { width: 7; min-width: 5; height: 3; margin: 0; border: tall $background; text-style: bold; padding: 0; }
+.card.c0 { border: tall #262626; background: #262626; color: #f0f0f0; }
+.card.c1 { border: tall #1e7b3c; background: #1e7b3c; color: #ffffff; }
+.card.c2 { border: tall #b8322a; background: #b8322a; color: #ffffff; }
+.card.c3 { border: tall #e8b923; background: #e8b923; color: #1a1a1a; }
+.card.cx { border: tall #6a3d9a; background: #6a3d9a; color: #ffffff; }
 .card.trump { border: tall gold; }
 .card:focus { border: tall white; text-style: bold reverse; }
 .card.hinted { border: tall cyan; }
@@ -25,7 +25,7 @@ CSS = """
 .card.chosen { border: tall lime; text-style: bold underline; offset-y: -1; }
 .card.from-nest { text-style: italic bold; }
 .dialog { align: center middle; background: $background 60%; }
-.box { width: 64; height: auto; max-height: 90%; padding: 1 2; border: thick $primary; background: $surface; }
+.box { width: 64; height: auto; max-height: 90%; padding: 1 2; border: round $primary; background: $surface; }
 .box.wide { width: 96; }
 .box.tall { height: 90%; }
 .title { text-style: bold; width: 100%; margin-bottom: 1; }

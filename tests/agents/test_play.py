@@ -83,3 +83,137 @@ async def _whole_hand(variant, crow):
         split = r.tricks[0] == r.tricks[1]  # an even split of tricks awards no trick bonus
         assert sum(r.points) == v.total_points - (v.trick_bonus if split else 0)
         assert "Done" in str(app.query_one("#prompt").render())
+
+
+def test_left_right_move_among_legal_cards_only():
+    async def run():
+        app = make_app("crowsnest", seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            while app.game.state.phase is not Phase.PLAY or len(app.query_one(HandView).legal_buttons()) < 2:
+                await play_turn(app, pilot)
+                await pilot.pause()
+            hand = app.query_one(HandView)
+            legal = hand.legal_buttons()
+            disabled = [b for b in hand.query("CardButton") if b.disabled]
+            assert app.focused is legal[0]
+            await pilot.press("right")
+            assert app.focused is legal[1]
+            await pilot.press("left", "left")
+            assert app.focused is legal[-1]  # wraps round, skipping the illegal cards
+            assert all(b not in legal for b in disabled)
+            before = app.game.state.hands[0]
+            await pilot.click(f"#{disabled[0].id}") if disabled else None
+            assert app.game.state.hands[0] == before  # an illegal card cannot be played
+            await pilot.click(f"#{legal[-1].id}")
+            assert not app.game.state.hands[0] >> legal[-1].card & 1  # clicking a legal card plays it
+
+    asyncio.run(run())
+
+
+def test_settings_are_chosen_in_the_ui_saved_and_reloaded(tmp_path):
+    from agents.play.settings import load_settings, settings_path
+
+    async def run():
+        app = make_app(seed=2)
+        app.persist = True
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, SettingsScreen)
+            await pilot.click("#variant")
+            await pilot.press(*["down"] * 7, "enter")  # the list: crowsnest, its no-Crow option, tournament, ...
+            await pilot.click("#partner")
+            await pilot.press("end", *["backspace"] * 20, *"nonsense")
+            await pilot.click("#save")
+            assert "unknown agent 'nonsense'" in str(app.screen.query_one("#error").render())
+            await pilot.click("#partner")
+            await pilot.press("end", *["backspace"] * 8, *"random")
+            await pilot.click("#save")
+            await pilot.pause()
+            assert not isinstance(app.screen, SettingsScreen)
+            assert app.game.variant.name == "buckeye" and app.game.settings.partner == "random"
+
+    asyncio.run(run())
+    assert settings_path() == tmp_path / "config" / "crowsnest" / "settings.json"
+    saved = json.loads(settings_path().read_text())
+    assert saved["variant"] == "buckeye" and saved["partner"] == "random"
+    assert load_settings() == Settings(variant="buckeye", partner="random", opponents="heuristic", speed=0)
+
+
+def test_damaged_settings_file_gives_the_defaults(tmp_path):
+    from agents.play.settings import load_settings, save_settings, settings_path
+
+    save_settings(Settings(variant="dixie", seat=2))
+    assert load_settings().variant == "dixie"
+    settings_path().write_text("{not json")
+    assert load_settings() == Settings()
+    settings_path().write_text(json.dumps({"variant": "partnership", "crow": False}))  # no such option
+    assert load_settings() == Settings()
+
+
+def test_replay_steps_through_a_saved_game_card_by_card(tmp_path):
+    from agents.play.session import Game, load_record
+    from crowsnest_env import replay
+
+    game = Game(Settings(variant="tournament", speed=0), seed=5, max_hands=1, autoplay=True)
+    while not game.done:
+        game.agent_step()
+    path = tmp_path / "game.json"
+    game.save(str(path))
+    record = load_record(str(path))
+    n = len(record["actions"])
+
+    async def run():
+        app = PlayApp(Settings(), replay=record, persist=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "move 0/" in str(app.query_one("#prompt").render())
+            await pilot.press("right", "right", "space")
+            assert app.replay.pos == 3
+            assert app.replay.state == replay({**record, "actions": record["actions"][:3]})
+            assert f"move 3/{n}" in str(app.query_one("#prompt").render())
+            await pilot.press("left")
+            assert app.replay.pos == 2
+            await pilot.press("end")
+            assert app.replay.state == game.state  # the replay ends where the game ended
+            assert "trick" in str(app.query_one("#trick").render())
+
+    asyncio.run(run())
+
+
+def test_hint_shows_pimc_values_for_every_legal_card():
+    from agents.play.session import Game
+
+    game = Game(Settings(partner="pimc?samples=2,nodes=200", opponents="heuristic"), seed=4, max_hands=1)
+    while not (game.human_to_move() and game.state.phase is Phase.PLAY and len(game.legal()) > 1):
+        if game.human_to_move():
+            game.step(game.legal()[0] if game.state.phase is not Phase.AUCTION else 0)
+        else:
+            game.agent_step()
+    before = game.record()
+    hint = game.hint()
+    assert hint.action in game.legal()
+    assert set(hint.values) == set(game.legal())
+    assert hint.values[hint.action] == max(hint.values.values())
+    assert game.record() == before  # asking for a hint changes nothing in the game
+
+
+def test_pimc_explain_is_the_decision_act_takes():
+    from agents.pimc import PIMCAgent
+    from crowsnest_env.table import Table
+
+    table = Table("crowsnest")
+    table.reset(7)
+    checked = 0
+    while not table.done and checked < 6:
+        view = table.view()
+        a = PIMCAgent(seed=1, samples=2, nodes=200).act(view)
+        b, values = PIMCAgent(seed=1, samples=2, nodes=200).explain(view)
+        assert a == b
+        if values:
+            assert b in values and set(values) <= set(view.legal_actions())
+            checked += 1
+        table.step(a)
+    assert checked
