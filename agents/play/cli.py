@@ -43,6 +43,12 @@ def settings_from(args: argparse.Namespace, base: Settings) -> Settings:
     return base.with_(**changes)
 
 
+def first_line(exc: Exception) -> str:
+    """An error as one line (torch's unpickling errors run to a dozen)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
@@ -60,14 +66,14 @@ def main(argv: list[str] | None = None) -> None:
         try:
             record = load_record(args.replay)
         except ValueError as exc:
-            parser.error(str(exc))
+            parser.error(first_line(exc))
         PlayApp(Settings(seat=args.seat or 0), replay=record, persist=False).run()
         return
     try:
         settings = settings_from(args, load_settings()).check()
         Game(settings, seed=0, autoplay=args.autoplay)  # builds the agents: bad names fail here, not in the app
     except (ValueError, TypeError) as exc:
-        parser.error(str(exc))
+        parser.error(first_line(exc))
     if not args.autoplay and any(getattr(args, k) is not None for k in ("variant", "seat", "partner", "opponents",
                                                                       "speed")):
         save_settings(settings)

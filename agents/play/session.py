@@ -127,10 +127,20 @@ def load_record(path: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path!r} is not a JSON game record: {exc}") from None
     try:
-        record_mod.replay(rec)
-    except (KeyError, TypeError, ValueError, IndexError, StopIteration) as exc:
+        check_record(rec)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ValueError(f"{path!r} is not a valid CrowsNest game record: {exc}") from None
     return rec
+
+
+def check_record(rec: Any) -> None:
+    """ValueError unless ``rec`` replays with every one of its actions applied."""
+    full = record_mod.replay(rec)  # checks the format, the variant and each action's legality
+    if not rec["deals"]:
+        raise ValueError("it has no deals")
+    actions = list(rec["actions"])
+    if actions and record_mod.replay({**rec, "actions": actions[:-1]}) == full:
+        raise ValueError("some of its actions are never reached (no deal for them, or after the game's end)")
 
 
 class Replay:

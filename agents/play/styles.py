@@ -12,17 +12,17 @@ CSS = """
 #prompt { height: 1; width: 100%; text-align: center; color: $accent; text-style: bold; }
 #hand { height: 4; width: 100%; align: center middle; overflow-x: auto; }
 .group { width: auto; height: 3; margin-right: 2; }
-.card { width: 7; min-width: 5; height: 3; margin: 0; border: tall $background; text-style: bold; padding: 0; }
-.card.c0 { border: tall #262626; background: #262626; color: #f0f0f0; }
-.card.c1 { border: tall #1e7b3c; background: #1e7b3c; color: #ffffff; }
-.card.c2 { border: tall #b8322a; background: #b8322a; color: #ffffff; }
-.card.c3 { border: tall #e8b923; background: #e8b923; color: #1a1a1a; }
-.card.cx { border: tall #6a3d9a; background: #6a3d9a; color: #ffffff; }
-.card.trump { border: tall gold; }
-.card:focus { border: tall white; text-style: bold reverse; }
-.card.hinted { border: tall cyan; }
+.card { width: 6; min-width: 5; height: 3; margin: 0 1 0 0; border: none; text-style: bold; padding: 0; }
+.card.c0 { background: #262626; color: #f0f0f0; }
+.card.c1 { background: #1e7b3c; color: #ffffff; }
+.card.c2 { background: #b8322a; color: #ffffff; }
+.card.c3 { background: #e8b923; color: #1a1a1a; }
+.card.cx { background: #6a3d9a; color: #ffffff; }
+.card.trump { outline: round gold; }
+.card:focus { outline: round white; text-style: bold reverse; }
+.card.hinted { outline: round cyan; }
 .card:disabled { tint: $background 60%; text-style: strike; }
-.card.chosen { border: tall lime; text-style: bold underline; offset-y: -1; }
+.card.chosen { outline: round lime; text-style: bold underline; }
 .card.from-nest { text-style: italic bold; }
 .dialog { align: center middle; background: $background 60%; }
 .box { width: 64; height: auto; max-height: 90%; padding: 1 2; border: round $primary; background: $surface; }
