@@ -12,7 +12,7 @@ CSS = """
 #prompt { height: 1; width: 100%; text-align: center; color: $accent; text-style: bold; }
 #hand { height: 4; width: 100%; align: center middle; overflow-x: auto; }
 .group { width: auto; height: 3; margin-right: 2; }
-.card { width: 6; min-width: 5; height: 3; margin: 0 1 0 0; border: none; text-style: bold; padding: 0; }
+.card { width: auto; min-width: 6; height: 3; margin: 0 1 0 0; border: none; text-style: bold; padding: 0; }
 .card.c0 { background: #262626; color: #f0f0f0; }
 .card.c1 { background: #1e7b3c; color: #ffffff; }
 .card.c2 { background: #b8322a; color: #ffffff; }
