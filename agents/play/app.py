@@ -18,8 +18,7 @@ from .screens import BidDialog, DiscardDialog, RulesScreen, SettingsScreen, Summ
 from .session import Game, Replay, seat_label
 from .settings import Settings, save_settings
 from .styles import CSS
-from .widgets import CardButton, HandView, SeatPanel, SidePanel, TrickView
-
+from .widgets import CardButton, HandView, Panel, SeatPanel, SidePanel, TrickView
 
 KEYS_PLAY = Text.from_markup(
     " [b]Left/Right[/] card  [b]Enter[/] play  [b]h[/] hint  [b]r[/] rules  [b]s[/] settings  "
@@ -69,7 +68,7 @@ class PlayApp(App[None]):
                     yield SeatPanel(id="west")
                     yield TrickView(id="trick")
                     yield SeatPanel(id="east")
-                yield Static("", id="prompt")
+                yield Panel("", id="prompt")
                 yield HandView(id="hand")
             yield SidePanel(id="side")
         # a plain key line: Textual's Footer rebuilds itself on every focus change (a third of a move's time)
@@ -152,10 +151,10 @@ class PlayApp(App[None]):
         if self.save_path:
             game.save(self.save_path)
         if st.phase is Phase.GAME_OVER:
-            self.query_one("#prompt", Static).update(
-                ("You win" if st.winner == game.me % 2 else "They win") + f" {max(st.scores)}-{min(st.scores)}.  N: new game")
+            who = "You win" if st.winner == game.me % 2 else "They win"
+            self.query_one("#prompt", Panel).update(f"{who} {max(st.scores)}-{min(st.scores)}.  N: new game")
         else:
-            self.query_one("#prompt", Static).update("Done. N: new game")
+            self.query_one("#prompt", Panel).update("Done. N: new game")
         if self.autoplay:
             self.set_timer(0.2, self._shoot_and_exit)  # after the final table has been laid out
 
@@ -177,7 +176,7 @@ class PlayApp(App[None]):
         elif st.phase is Phase.TRUMP:
             self._open(TrumpDialog(st, st.hands[game.me]), lambda c: self._do_action(st.layout.trump_offset + c))
         else:
-            self.query_one("#prompt", Static).update("Your turn: click a card, or Left/Right and Enter")
+            self.query_one("#prompt", Panel).update("Your turn: click a card, or Left/Right and Enter")
 
 
     def _open(self, screen: Any, callback: Any) -> None:
@@ -226,7 +225,7 @@ class PlayApp(App[None]):
         if self.game is not None and self.game.human_to_move() and state.phase is Phase.PLAY:
             legal_cards = state.legal_mask() >> state.layout.play_offset
         self.query_one(HandView).show(state, state.hands[me], legal_cards)
-        prompt = self.query_one("#prompt", Static)
+        prompt = self.query_one("#prompt", Panel)
         if self.replay is not None:
             prompt.update(self._replay_line())
         elif self.game is not None and not self.game.human_to_move() and not self.game.done:

@@ -8,8 +8,8 @@ import sys
 
 from crowsnest_env.rules import NUM_SEATS
 
-from .settings import Settings, load_settings, save_settings
 from .session import Game, load_record
+from .settings import Settings, load_settings, save_settings
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,12 +15,12 @@ def _ranks_high_to_low(v: Variant) -> str:
 
 
 def _trump_order(v: Variant) -> str:
-    order = list(reversed(v.plain_order))
+    order = [str(r) for r in reversed(v.plain_order)]
     bird = [v.bird_name.title()] if v.bird else []
     top = ["Red 1"] if v.red_one else []
     if v.bird_rank is BirdRank.HIGHEST:
-        return " ".join(map(str, top + bird + order))
-    return " ".join(map(str, top + order + bird))
+        return " ".join(top + bird + order)
+    return " ".join(top + order + bird)
 
 
 def _deck(v: Variant) -> str:

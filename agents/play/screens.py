@@ -15,7 +15,7 @@ from crowsnest_env.rules import COLOURS, PRESETS, HandResult, State, Variant
 from .rules_text import rules_markdown
 from .session import seat_label
 from .settings import SPEEDS, Settings
-from .widgets import CardButton, card_style_colour, card_text, grouped
+from .widgets import CardButton, card_text, grouped
 
 
 class BidDialog(ModalScreen[int]):
@@ -54,7 +54,8 @@ class BidDialog(ModalScreen[int]):
 class DiscardDialog(ModalScreen[list[int]]):
     """Choose the cards that go back to the nest, then confirm."""
 
-    BINDINGS = [Binding("c", "confirm", "Confirm"), Binding("h", "app.hint", "Hint"), Binding("r", "app.rules", "Rules"),
+    BINDINGS = [Binding("c", "confirm", "Confirm"), Binding("h", "app.hint", "Hint"),
+                Binding("r", "app.rules", "Rules"),
                 Binding("s", "app.settings", "Settings")]
 
     def __init__(self, state: State, hand: int, nest: int, count: int):
@@ -102,8 +103,8 @@ class DiscardDialog(ModalScreen[list[int]]):
 class TrumpDialog(ModalScreen[int]):
     """Name trump: a button per colour with how many of it you hold; keys B, G, R, Y."""
 
-    BINDINGS = [Binding(c[0].lower(), f"choose({i})", c) for i, c in enumerate(COLOURS)] + [
-        Binding("h", "app.hint", "Hint")]  # R is Red here
+    BINDINGS = [*(Binding(c[0].lower(), f"choose({i})", c) for i, c in enumerate(COLOURS)),
+                Binding("h", "app.hint", "Hint")]  # R is Red here
 
     def __init__(self, state: State, hand: int):
         super().__init__(classes="dialog")
@@ -126,7 +127,8 @@ class TrumpDialog(ModalScreen[int]):
         self.dismiss(colour)
 
 
-def score_sheet(results: list[HandResult] | tuple[HandResult, ...], me: int, start: tuple[int, int] = (0, 0)) -> DataTable:
+def score_sheet(results: list[HandResult] | tuple[HandResult, ...], me: int,
+                start: tuple[int, int] = (0, 0)) -> DataTable:
     """Every scored hand so far with running totals, from ``me``'s side of the table."""
     table: DataTable = DataTable(id="sheet", zebra_stripes=True, cursor_type="none")
     table.can_focus = False
@@ -250,7 +252,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Label("Your seat")
                 yield Select([(f"player_{i}", i) for i in range(4)], value=s.seat, allow_blank=False, id="seat")
                 yield Label("Partner agent")
-                yield Input(s.partner, id="partner", placeholder="random | heuristic | pimc?samples=8 | checkpoint:PATH")
+                yield Input(s.partner, id="partner",
+                            placeholder="random | heuristic | pimc?samples=8 | checkpoint:PATH")
                 yield Label("Opponents' agent")
                 yield Input(s.opponents, id="opponents")
                 yield Label("AI speed (s/move)")

@@ -70,6 +70,7 @@ class Game:
 
     @property
     def state(self) -> State:
+        assert self.table.state is not None  # reset() ran in __init__
         return self.table.state
 
     @property

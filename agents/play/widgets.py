@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal
-from textual.widgets import Button, Static
+from textual.widget import Widget
+from textual.widgets import Button
 
 from crowsnest_env.render import contract_text, hand_text, result_text
 from crowsnest_env.rules import COLOURS, NUM_SEATS, Phase, State, iter_cards
@@ -76,7 +77,7 @@ class HandView(Horizontal):
         self.call_later(self._update, state, cards, legal_cards)
 
     async def _update(self, state: State, cards: int, legal_cards: int) -> None:
-        had_focus = self.app.focused is None or self.app.focused in self.query(CardButton)
+        had_focus = self.app.focused is None or isinstance(self.app.focused, CardButton)
         if cards & ~self._cards or state.trump != self._trump:
             await self.remove_children()
             groups = [Horizontal(*(CardButton(state, c) for c in g), classes="group") for g in grouped(state, cards)]
@@ -86,7 +87,8 @@ class HandView(Horizontal):
             for b in self.query(CardButton):
                 if not cards >> b.card & 1:
                     parent = b.parent
-                    await (parent.remove() if parent is not None and len(parent.children) == 1 else b.remove())
+                    gone = parent if isinstance(parent, Horizontal) and len(parent.children) == 1 else b
+                    await gone.remove()
         self._cards, self._trump = cards, state.trump
         for b in self.query(CardButton):
             b.disabled = not legal_cards >> b.card & 1
@@ -98,7 +100,23 @@ class HandView(Horizontal):
         return [b for b in self.query(CardButton) if not b.disabled]
 
 
-class SeatPanel(Static):
+class Panel(Widget):
+    """A fixed-size text panel: ``update`` repaints it without a new layout of the screen
+    (``Static.update`` lays the whole screen out again, the main cost of a move)."""
+
+    def __init__(self, text: str | Text = "", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._text: str | Text = text
+
+    def update(self, text: str | Text) -> None:
+        self._text = text
+        self.refresh()
+
+    def render(self) -> str | Text:
+        return self._text
+
+
+class SeatPanel(Panel):
     """A seat around the table: who, which agent, cards left, dealer / declarer / to move."""
 
     def show(self, state: State, seat: int, me: int, agent: str, reveal: bool = False) -> None:
@@ -120,11 +138,11 @@ class SeatPanel(Static):
         self.update(t)
 
 
-class TrickView(Static):
+class TrickView(Panel):
     """The trick in the middle: each seat's card at its side of the table, and who won the last."""
 
     def show(self, state: State, me: int) -> None:
-        cards = [None] * NUM_SEATS
+        cards: list[int | None] = [None] * NUM_SEATS
         note = ""
         if state.trick:
             for i, c in enumerate(state.trick):
@@ -159,7 +177,7 @@ class TrickView(Static):
         self.update(t)
 
 
-class SidePanel(Static):
+class SidePanel(Panel):
     """Scores to the target, the contract, points this hand and the auction so far."""
 
     def show(self, state: State, me: int) -> None:

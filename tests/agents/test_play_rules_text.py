@@ -40,10 +40,11 @@ def test_named_rule_differences():
 
 
 def test_rules_key_shows_the_selected_variant():
+    from textual.widgets import Markdown
+
     from agents.play.app import PlayApp
     from agents.play.screens import RulesScreen
     from agents.play.settings import Settings
-    from textual.widgets import Markdown
 
     async def run():
         app = PlayApp(Settings(variant="one_high", speed=0), seed=1, persist=False)
