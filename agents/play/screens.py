@@ -40,7 +40,9 @@ class BidDialog(ModalScreen[int]):
             yield Button("Pass", id="pass", variant="warning")
 
     def on_mount(self) -> None:
-        self.query(Button).first().focus()
+        buttons = self.query(Button)
+        if buttons:
+            buttons.first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -77,7 +79,9 @@ class DiscardDialog(ModalScreen[list[int]]):
             yield Button("Confirm", id="confirm", variant="success", disabled=True)
 
     def on_mount(self) -> None:
-        self.query(CardButton).first().focus()
+        cards = self.query(CardButton)
+        if cards:
+            cards.first().focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

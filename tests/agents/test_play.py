@@ -29,6 +29,10 @@ def make_app(variant: str = "crowsnest", crow: bool = True, seed: int = 1, **kw)
 async def play_turn(app: PlayApp, pilot) -> str:
     """Make the person's move with the UI's own controls; what kind of move it was."""
     screen = app.screen
+    for _ in range(20):  # a dialog just pushed may not have composed its buttons yet
+        if screen is app.screen_stack[0] or screen.query("Button"):
+            break
+        await pilot.pause()
     if isinstance(screen, BidDialog):
         bids = [b for b in screen.query("Button.bid")]
         await pilot.click(f"#{bids[-1].id}")  # the top bid ends the auction: we declare
