@@ -9,13 +9,12 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Markdown, Select, Static
 
-from crowsnest_env.render import result_text
 from crowsnest_env.rules import COLOURS, PRESETS, HandResult, State, Variant
 
 from .rules_text import rules_markdown
 from .session import seat_label
 from .settings import SPEEDS, Settings
-from .widgets import CardButton, card_text, grouped
+from .widgets import CardButton, card_text, grouped, hand_line
 
 
 class BidDialog(ModalScreen[int]):
@@ -33,6 +32,7 @@ class BidDialog(ModalScreen[int]):
         high = f"High bid {st.high_bid} by {seat_label(st.high_bidder, st.to_move)}" if st.high_bid else "No bid yet"
         with Vertical(classes="box"):
             yield Label(f"Your bid - {high}", classes="title")
+            yield Static(hand_line(st, st.hands[st.to_move]), classes="handline")
             with Grid(id="bids"):
                 for a in self.legal:
                     if a:
@@ -118,6 +118,7 @@ class TrumpDialog(ModalScreen[int]):
         t = self.state.cards
         with Vertical(classes="box"):
             yield Label("Name trump", classes="title")
+            yield Static(hand_line(self.state, self.hand), classes="handline")
             with Horizontal(classes="row"):
                 for i, colour in enumerate(COLOURS):
                     n = sum(1 for c in range(t.deck_size) if self.hand >> c & 1 and t.colour[c] == i)
@@ -178,7 +179,6 @@ class SummaryScreen(ModalScreen[None]):
                 t.append_text(card_text(st, c, trump_mark=False))
                 t.append(" ")
             t.append(f"  ({r.nest_points} points, to the last trick's winners)\n")
-            t.append(result_text(r), style="dim")
             yield Static(t)
             yield score_sheet(self.results, me)
             if self.winner is not None:

@@ -21,7 +21,8 @@ CSS = """
 .card.trump { outline: round gold; }
 .card:focus { outline: round white; text-style: bold reverse; }
 .card.hinted { outline: round cyan; }
-.card:disabled { tint: $background 60%; text-style: strike; }
+.card.illegal { tint: $background 60%; text-style: strike; }
+.handline { margin-bottom: 1; }
 .card.chosen { outline: round lime; text-style: bold underline; }
 .card.from-nest { text-style: italic bold; }
 .dialog { align: center middle; background: $background 60%; }

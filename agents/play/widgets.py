@@ -30,6 +30,17 @@ def card_text(state: State, card: int, trump_mark: bool = True) -> Text:
     return Text(f" {name}{star} ", style=card_style(state, card))
 
 
+def hand_line(state: State, cards: int) -> Text:
+    """A hand as one line of coloured cards, grouped by colour."""
+    t = Text()
+    for group in grouped(state, cards):
+        for c in group:
+            t.append_text(card_text(state, c))
+            t.append(" ")
+        t.append("  ")
+    return t
+
+
 def is_trump(state: State, card: int) -> bool:
     return state.trump >= 0 and state.cards.trump_power[state.trump][card] > 0
 
@@ -92,6 +103,7 @@ class HandView(Horizontal):
         self._cards, self._trump = cards, state.trump
         for b in self.query(CardButton):
             b.disabled = not legal_cards >> b.card & 1
+            b.set_class(bool(legal_cards) and b.disabled, "illegal")  # struck out only when choosing a card
         buttons = self.legal_buttons()
         if buttons and had_focus and self.screen is self.app.screen:
             buttons[0].focus()
