@@ -134,10 +134,9 @@ class PlayApp(App[None]):
         if self.autoplay:
             return False
         self.refresh_table()
-        self._waiting = True
         winner = game.state.winner if game.state.phase is Phase.GAME_OVER else None
-        self.push_screen(SummaryScreen(game.state, result, game.scored_nest, game.me, list(game.state.results),
-                                       winner), self._summary_done)
+        self._open(SummaryScreen(game.state, result, game.scored_nest, game.me, list(game.state.results), winner),
+                   self._summary_done)
         return True
 
     def _summary_done(self, _: None) -> None:
@@ -181,7 +180,13 @@ class PlayApp(App[None]):
 
     def _open(self, screen: Any, callback: Any) -> None:
         self._waiting = True
-        self.push_screen(screen, callback)
+        game = self.game
+
+        def answer(result: Any) -> None:  # a dialog of a game that has been replaced answers nothing
+            if self.game is game:
+                callback(result)
+
+        self.push_screen(screen, answer)
 
     def _do_action(self, action: int | None) -> None:
         self._waiting = False
@@ -283,7 +288,7 @@ class PlayApp(App[None]):
         self.settings = settings
         if self.persist:
             save_settings(settings)
-        self.new_game()
+        self.call_after_refresh(self.new_game)  # once the settings screen has gone
 
     def action_new_game(self) -> None:
         if self.replay is None:

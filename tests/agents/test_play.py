@@ -62,6 +62,9 @@ async def play_hand(app: PlayApp, pilot) -> list[str]:
         if app.game.done and not isinstance(app.screen, SummaryScreen):
             break
         moves.append(await play_turn(app, pilot))
+        if len(moves) > 40:
+            raise AssertionError(f"the hand does not end: {moves[-5:]}, screen {app.screen}, "
+                                 f"phase {app.game.state.phase.name}, to move {app.game.table.to_move}")
     return moves
 
 
