@@ -85,13 +85,19 @@ class PIMCAgent:
 
     def act(self, view: PlayerView) -> int:
         """A legal action: searched in the play, the guide's (heuristic or policy) elsewhere."""
+        return self.explain(view)[0]
+
+    def explain(self, view: PlayerView) -> tuple[int, dict[int, float] | None]:
+        """The action :meth:`act` takes, and the searched mean value of each legal play (by
+        action id) when it searched; None when the guide chose or the move was forced."""
         if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.from_trick:
-            return self.guide.act(view)
-        legal = view.legal >> view.layout.play_offset
+            return self.guide.act(view), None
+        off = view.layout.play_offset
+        legal = view.legal >> off
         if legal & (legal - 1) == 0:
-            return view.layout.play_offset + legal.bit_length() - 1
+            return off + legal.bit_length() - 1, None
         scores = self.card_scores(view)
-        return view.layout.play_offset + self._pick(view, scores)
+        return off + self._pick(view, scores), {off + c: v for c, v in scores.items()}
 
     def card_scores(self, view: PlayerView) -> dict[int, float]:
         """Mean (team score change - other team's) of each legal card over sampled deals."""

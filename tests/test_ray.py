@@ -153,7 +153,6 @@ def test_ppo_with_ray_rollout_workers_learns_and_survives_a_killed_worker(tmp_pa
     ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
     assert ckpt["global_step"] == summary["global_step"]
     assert _ppo_names() == []  # the learner's workers are gone
-    from agents import make_agent
     from agents.arena import run_pairing as pairing
 
     assert pairing("checkpoint:" + str(out / "checkpoint.pt"), "random", deals=4, seed=0)["deals"] == 4
