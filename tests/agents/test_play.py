@@ -39,8 +39,17 @@ async def play_turn(app: PlayApp, pilot) -> str:
         return "bid"
     if isinstance(screen, DiscardDialog):
         for button in list(screen.query("CardButton"))[: screen.count]:
-            await pilot.click(f"#{button.id}")
-        await pilot.click("#confirm")
+            for _ in range(10):  # on a loaded machine a click can land before the layout settles
+                await pilot.click(f"#{button.id}")
+                await pilot.pause()
+                if button.card in screen.chosen:
+                    break
+        assert len(screen.chosen) == screen.count, "the dialog took the chosen cards"
+        for _ in range(10):
+            await pilot.click("#confirm")
+            await pilot.pause()
+            if app.screen is not screen:
+                break
         return "discard"
     if isinstance(screen, TrumpDialog):
         await pilot.press("r")
