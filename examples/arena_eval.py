@@ -54,7 +54,9 @@ def report(agent: ScoresAgent, *, deals: int, seed: int, variant: str = "crowsne
     for opponent in ("random", "heuristic"):
         res = duplicate_match(agent, opponent, deals=deals, seed=seed, variant=variant)
         lo, hi = res["adp_ci95"] or (float("nan"), float("nan"))
+        made = res["made_rate_a"]
         print(f"{agent.name} vs {opponent}: adp {res['adp']:+.1f} points/deal (95% CI {lo:+.1f}..{hi:+.1f}), "
-              f"{deals} duplicate deals, seed {seed}")
+              f"{deals} duplicate deals, seed {seed}; declared {res['bids_a']} of {2 * deals} hands"
+              + (f", made {100 * made:.0f}%" if made is not None else ""))
         out[opponent] = res
     return out

@@ -59,7 +59,8 @@ def build(variant: str, hidden: list[int], lr: float) -> tuple[MultiAgentOffPoli
 
 
 def train(variant: str = "crowsnest", epochs: int = 6, steps_per_epoch: int = 2000, num_envs: int = 2,
-          hidden: tuple[int, ...] = (128,), lr: float = 1e-3, seed: int = 0, verbose: bool = True):
+          hidden: tuple[int, ...] = (128,), lr: float = 1e-3, seed: int = 0, updates_per_step: float = 0.1,
+          verbose: bool = True):
     """Train with Tianshou's off-policy trainer; returns (the trained Q-network, Tianshou's InfoStats)."""
     torch.manual_seed(seed)
     np.random.seed(seed)  # Tianshou's epsilon-greedy draws from the global numpy generator
@@ -79,7 +80,7 @@ def train(variant: str = "crowsnest", epochs: int = 6, steps_per_epoch: int = 20
 
     stats = algorithm.run_training(OffPolicyTrainerParams(
         training_collector=collector, test_collector=None, max_epochs=epochs, epoch_num_steps=steps_per_epoch,
-        collection_step_num_env_steps=200, update_step_num_gradient_steps_per_sample=0.1, batch_size=128,
+        collection_step_num_env_steps=200, update_step_num_gradient_steps_per_sample=updates_per_step, batch_size=128,
         training_fn=anneal, verbose=verbose, show_progress=False,
     ))
     return net, stats
@@ -102,13 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="crowsnest")
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--steps-per-epoch", type=int, default=2000)
+    parser.add_argument("--updates-per-step", type=float, default=0.1,
+                        help="gradient steps per collected decision")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals per arena match")
     parser.add_argument("--save", default=None, help="write the Q-network's state_dict here")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     os.environ.setdefault("TQDM_DISABLE", "1")  # Tianshou's per-update progress bars
-    net, stats = train(args.variant, args.epochs, args.steps_per_epoch, seed=args.seed)
+    net, stats = train(args.variant, args.epochs, args.steps_per_epoch, seed=args.seed,
+                       updates_per_step=args.updates_per_step)
     print(f"trained: {stats.train_step} decisions, {stats.update_step} gradient steps, "
           f"{stats.timing.total_time:.0f} s")
     if args.save:
