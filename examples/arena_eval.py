@@ -22,21 +22,28 @@ ScoreFn = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (obs (D,), mask (A,)
 
 
 class ScoresAgent:
-    """``act(view)``: the legal action with the highest score from ``score_fn`` (greedy)."""
+    """``act(view)``: the legal action with the highest score from ``score_fn`` (greedy), or, with
+    ``sample=True``, one drawn from the softmax of the legal scores (a policy's logits)."""
 
-    def __init__(self, score_fn: ScoreFn, name: str):
-        self.score_fn, self.name = score_fn, name
+    def __init__(self, score_fn: ScoreFn, name: str, sample: bool = False):
+        self.score_fn, self.name, self.sample = score_fn, name, sample
+        self.rng = np.random.default_rng()
 
     def reset(self, seed: int | None = None) -> None:
-        """Greedy play draws nothing at random."""
+        """The arena seeds every agent per deal and seat, so sampled play is reproducible."""
+        self.rng = np.random.default_rng(seed)
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal
         if legal & (legal - 1) == 0:  # one legal action: no network needed
             return legal.bit_length() - 1
         mask = action_mask(legal, layout_for(view.variant).num_actions).astype(bool)
-        scores = np.asarray(self.score_fn(encode_view(view), mask), dtype=np.float64)
-        return int(np.flatnonzero(mask)[np.argmax(scores[mask])])
+        legal_ids = np.flatnonzero(mask)
+        scores = np.asarray(self.score_fn(encode_view(view), mask), dtype=np.float64)[legal_ids]
+        if not self.sample:
+            return int(legal_ids[np.argmax(scores)])
+        p = np.exp(scores - scores.max())
+        return int(self.rng.choice(legal_ids, p=p / p.sum()))
 
 
 def duplicate_match(agent: ScoresAgent, opponent: str, *, deals: int, seed: int,

@@ -104,8 +104,8 @@ def train(variant: str = "crowsnest", iterations: int = 8, seed: int = 0, batch:
     return algo.get_module(POLICY), result
 
 
-def module_agent(module, name: str = "rllib-ppo") -> ScoresAgent:
-    """The trained RLModule as an arena agent: greedy over its masked action logits."""
+def module_agent(module, name: str = "rllib-ppo", sample: bool = False) -> ScoresAgent:
+    """The trained RLModule as an arena agent: greedy over its masked action logits, or sampling."""
     from ray.rllib.core.columns import Columns
 
     def scores(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -115,7 +115,7 @@ def module_agent(module, name: str = "rllib-ppo") -> ScoresAgent:
             out = module.forward_inference(batch)
         return out[Columns.ACTION_DIST_INPUTS][0].numpy()
 
-    return ScoresAgent(scores, name)
+    return ScoresAgent(scores, name, sample=sample)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
     module, _ = train(args.variant, args.iterations, args.seed, args.batch)
+    # greedy play of a PPO policy passes whenever "pass" outweighs every single bid level, however
+    # much mass the bids hold together, so the sampled policy (what PPO trained) is reported too
     report(module_agent(module), deals=args.deals, seed=args.seed, variant=args.variant)
+    report(module_agent(module, "rllib-ppo-sampled", sample=True), deals=args.deals, seed=args.seed,
+           variant=args.variant)
     return 0
 
 

@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TQDM_DISABLE", "1")  # Tianshou's per-update progress bars
     net, stats = train(args.variant, args.epochs, args.steps_per_epoch, seed=args.seed,
                        updates_per_step=args.updates_per_step)
-    print(f"trained: {stats.train_step} decisions, {stats.update_step} gradient steps, "
+    print(f"trained: {stats.train_step} decisions, {stats.update_step} trainer update steps, "
           f"{stats.timing.total_time:.0f} s")
     if args.save:
         torch.save(net.state_dict(), args.save)
