@@ -102,7 +102,8 @@ def test_backend_config_errors_name_the_field():
         config_from_dict({"backend": "spark"})
     with pytest.raises(ConfigError, match="address 'h:1' needs backend: ray"):
         config_from_dict({"address": "h:1"})
-    with pytest.raises(ConfigError, match="backend ray runs DMC actors"):
-        config_from_dict({"algo": "ppo", "backend": "ray"})
-    with pytest.raises(ConfigError, match="dmc.num_actors 0"):
+    assert config_from_dict({"algo": "ppo", "backend": "ray"}).ppo.rollout_workers == 2  # PPO rollout workers
+    with pytest.raises(ConfigError, match="ppo.rollout_workers"):
+        config_from_dict({"algo": "ppo", "backend": "ray", "ppo": {"rollout_workers": 0}})
+    with pytest.raises(ConfigError, match="dmc.num_actors >= 1, got 0"):
         config_from_dict({"algo": "dmc", "backend": "ray", "dmc": {"num_actors": 0}})
