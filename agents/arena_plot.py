@@ -114,7 +114,9 @@ def plot_report(report: dict[str, Any], path: str) -> None:
 
     pairings = report["pairings"]
     panels = 2 if "ratings" in report else 1
-    fig, axes = plt.subplots(1, panels, figsize=(6 * panels, 1.2 + 0.5 * max(len(pairings), 4)),
+    labels = [f"{p['a']} vs {p['b']}" for p in pairings]
+    label_in = 0.075 * max(len(s) for s in labels)  # the y labels' width: the plot keeps its own 5 in
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels + label_in, 1.4 + 0.5 * max(len(pairings), 4)),
                              squeeze=False)
     ax = axes[0][0]
     ys = list(range(len(pairings)))
@@ -123,7 +125,7 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     hi = [p["adp_ci95"][1] - p["adp"] if p["adp_ci95"] else 0.0 for p in pairings]
     ax.errorbar(adp, ys, xerr=[lo, hi], fmt="o", capsize=4)
     ax.axvline(0.0, color="grey", lw=0.8, ls="--")
-    ax.set_yticks(ys, [f"{p['a']} vs {p['b']}" for p in pairings])
+    ax.set_yticks(ys, labels)
     ax.invert_yaxis()
     ax.set_xlabel("mean points difference per hand (a - b), 95% CI")
     ax.set_title(f"{report.get('variant', '')}: duplicate adp")
