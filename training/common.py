@@ -141,6 +141,22 @@ class Run:
         save_checkpoint(path, self.payload(model, spec, None, step, update))
         return path
 
+    def after_update(self, model: nn.Module, spec: dict[str, Any], optimizer: torch.optim.Optimizer, step: int,
+                     update: int, pool: OpponentPool, extra: Callable[[], dict[str, Any]],
+                     on_snapshot: Callable[[], None] | None = None) -> None:
+        """What both trainers do after an update, at the config's intervals: a snapshot into the
+        opponent pool, an arena evaluation, a checkpoint."""
+        cfg, snap = self.cfg, None
+        if update % cfg.snapshot_interval == 0:
+            snap = self.snapshot(model, spec, step, update)
+            pool.add(snap)
+            if on_snapshot is not None:
+                on_snapshot()
+        if cfg.eval_interval and update % cfg.eval_interval == 0:
+            self.evaluate(snap or self.snapshot(model, spec, step, update), step)
+        if update % cfg.checkpoint_interval == 0:
+            self.save(self.payload(model, spec, optimizer, step, update, extra()))
+
     def resume(self, model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, Any]:
         """Load checkpoint.pt into model and optimizer, restore the RNGs; returns the checkpoint."""
         data = load_checkpoint(self.ckpt_path, self.variant, self.algo)

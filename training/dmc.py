@@ -233,17 +233,9 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
             bar.update(min(global_step, cfg.total_steps) - bar.n)
 
             # --- snapshots, checkpoints, evaluation
-            snap = None
-            if update % cfg.snapshot_interval == 0:
-                model.eval()
-                snap = run.snapshot(model, spec, global_step, update)
-                pool.add(snap)
-                _publish_pool(run, pool)
-            if cfg.eval_interval and update % cfg.eval_interval == 0:
-                snap = snap or run.snapshot(model, spec, global_step, update)
-                run.evaluate(snap, global_step)
-            if update % cfg.checkpoint_interval == 0:
-                run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+            model.eval()
+            run.after_update(model, spec, optimizer, global_step, update, pool, checkpoint_extra,
+                             on_snapshot=lambda: _publish_pool(run, pool))
     finally:
         bar.close()
         if actors is not None:

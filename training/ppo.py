@@ -187,15 +187,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False) -> dict[str, Any]:
             bar.set_postfix(ret=f"{np.mean(ro.episode_returns):+.3f}", sps=f"{len(ro) / dt:.0f}")
 
             # --- snapshots, checkpoints, evaluation
-            snap = None
-            if update % cfg.snapshot_interval == 0:
-                snap = run.snapshot(model, spec, global_step, update)
-                pool.add(snap)
-            if cfg.eval_interval and update % cfg.eval_interval == 0:
-                snap = snap or run.snapshot(model, spec, global_step, update)
-                run.evaluate(snap, global_step)
-            if update % cfg.checkpoint_interval == 0:
-                run.save(run.payload(model, spec, optimizer, global_step, update, checkpoint_extra()))
+            run.after_update(model, spec, optimizer, global_step, update, pool, checkpoint_extra)
     finally:
         restarts = workers.restarts if workers is not None else 0
         if workers is not None:
