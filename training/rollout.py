@@ -245,8 +245,9 @@ class SelfPlayCollector:
                 groups.setdefault(key, (c, orig if teaching else None, []))[2].append(i)
             for c, teacher, idx in groups.values():
                 record = c.batched or (teacher.record if teacher is not None else c.record)
-                g_obs, g_masks = observations[idx], masks[idx]
                 extras: dict[str, np.ndarray] = {}
+                if c.batched or record:  # view agents that are not recorded need no arrays
+                    g_obs, g_masks = observations[idx], masks[idx]
                 if c.batched:
                     acts, extras = c.act(g_obs, g_masks)
                 else:
