@@ -41,6 +41,11 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used: unreadable, foreign, or for other rules/layout."""
 
 
+def weights_copy(model: nn.Module) -> dict[str, torch.Tensor]:
+    """A detached copy of the model's weights (for a checkpoint, or to ship to workers)."""
+    return {k: v.detach().clone() for k, v in model.state_dict().items()}
+
+
 def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], variant: Variant,
                  config: dict[str, Any] | None = None, optimizer: torch.optim.Optimizer | None = None,
                  global_step: int = 0, update: int = 0, rng: dict[str, Any] | None = None,
@@ -51,7 +56,7 @@ def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], var
         raise CheckpointError(f"unknown algo {algo!r}; expected one of {ALGOS}")
     payload: dict[str, Any] = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "algo": algo,
-        "model_spec": dict(model_spec), "model": {k: v.detach().clone() for k, v in model.state_dict().items()},
+        "model_spec": dict(model_spec), "model": weights_copy(model),
         "variant": variant.name, "crow": variant.bird, "rules": variant_to_dict(variant),
         "layout": layout_rows(variant),
         "num_actions": layout_for(variant).num_actions, "config": dict(config or {}),
@@ -239,4 +244,4 @@ def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_PARAMS", "CheckpointError", "check_state_dict",
            "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload", "model_from_checkpoint",
-           "read_checkpoint", "validate_model_spec", "write_checkpoint"]
+           "read_checkpoint", "validate_model_spec", "weights_copy", "write_checkpoint"]

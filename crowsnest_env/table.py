@@ -22,7 +22,6 @@ all-pass redeal happened), ``terminated``, ``truncated``.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -279,10 +278,6 @@ class Table:
 
     def save_record(self, path: str) -> None:
         record_mod.save(self.record(), path)
-
-    def clone(self) -> Table:
-        return copy.deepcopy(self)
-
 
 def _parse_scores(scores: Any) -> tuple[int, int]:
     try:

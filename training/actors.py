@@ -32,6 +32,8 @@ import numpy as np
 import torch.multiprocessing as mp
 from torch import nn
 
+from agents.checkpoint import weights_copy
+
 from .config import Config
 
 MAX_RESTARTS = 5
@@ -42,6 +44,14 @@ STALL_S = 900.0
 
 class ActorError(RuntimeError):
     """The actors cannot keep the learner fed (they crash, keep dying, or stall)."""
+
+
+def next_generation(generation: list[int], slot: int, what: str, last: object) -> None:
+    """Count one more replacement of ``slot``; ActorError once it passes ``MAX_RESTARTS``."""
+    generation[slot] += 1
+    if generation[slot] > MAX_RESTARTS:
+        raise ActorError(f"{what} {slot} died {generation[slot]} times; gave up after {MAX_RESTARTS} restarts "
+                         f"(last: {last})")
 
 
 def actor_seed(seed: int, slot: int, generation: int) -> int:
@@ -91,10 +101,7 @@ class ProcessActors:
             proc.kill()
             proc.join(timeout=5)
         self.conns[slot].close()
-        self.generation[slot] += 1
-        if self.generation[slot] > MAX_RESTARTS:
-            raise ActorError(f"DMC actor {slot} died {self.generation[slot]} times (last exit code {proc.exitcode}); "
-                             f"gave up after {MAX_RESTARTS} restarts")
+        next_generation(self.generation, slot, "DMC actor", f"exit code {proc.exitcode}")
         self.restarts += 1
         self._spawn(slot)
 
@@ -158,7 +165,7 @@ class RayActors:
         self.cfg, self.poll_s, self.stall_s = cfg, poll_s, stall_s
         self.cls = ray.remote(num_cpus=1, max_restarts=0)(DMCWorker)
         self.tag = f"crowsnest-dmc-{os.getpid()}-{id(self):x}"
-        self.weights = ray.put({k: v.detach().clone() for k, v in model.state_dict().items()})
+        self.weights = ray.put(weights_copy(model))
         self.snapshots: dict[str, Any] = {}  # pool path -> object ref of its checkpoint
         self.handles: list[Any] = [None] * n
         self.sent: list[set[str]] = [set() for _ in range(n)]
@@ -181,10 +188,7 @@ class RayActors:
         self.calls[self.handles[slot].collect.remote(self.weights, new)] = slot
 
     def _replace(self, slot: int, err: Exception) -> None:
-        self.generation[slot] += 1
-        if self.generation[slot] > MAX_RESTARTS:
-            raise ActorError(f"DMC Ray actor {slot} died {self.generation[slot]} times; gave up after "
-                             f"{MAX_RESTARTS} restarts (last: {err})")
+        next_generation(self.generation, slot, "DMC Ray actor", err)
         self.restarts += 1
         self._spawn(slot)
 
@@ -218,7 +222,7 @@ class RayActors:
 
         from agents.checkpoint import read_checkpoint
 
-        self.weights = ray.put({k: v.detach().clone() for k, v in model.state_dict().items()})
+        self.weights = ray.put(weights_copy(model))
         self.snapshots = {p: self.snapshots.get(p) or ray.put(read_checkpoint(p)) for p in pool_paths}
 
     def close(self) -> None:
@@ -239,4 +243,4 @@ def start_actors(cfg: Config, run_dir: str, model: nn.Module) -> ProcessActors |
     return ProcessActors(cfg, run_dir, model)
 
 
-__all__ = ["ActorError", "ProcessActors", "RayActors", "actor_seed", "start_actors"]
+__all__ = ["ActorError", "ProcessActors", "RayActors", "actor_seed", "next_generation", "start_actors"]

@@ -200,14 +200,6 @@ class Run:
         self.writer.close()
 
 
-def collector_state(c: SelfPlayCollector) -> dict[str, Any]:
-    return c.get_state()
-
-
-def restore_collector(c: SelfPlayCollector, state: dict[str, Any]) -> None:
-    c.set_state(state)
-
-
 def resume_run(run: Run, model: nn.Module, optimizer: torch.optim.Optimizer, pool: OpponentPool,
                collector: SelfPlayCollector) -> tuple[int, int, dict[str, Any]]:
     """Load the run's checkpoint into model, optimizer, opponent pool and collector.
@@ -221,14 +213,14 @@ def resume_run(run: Run, model: nn.Module, optimizer: torch.optim.Optimizer, poo
     for p in extra.get("pool", []):
         pool.add(in_run(run.dir, p))
     pool.rng.setstate(_tuplify(extra["pool_rng"]))
-    restore_collector(collector, extra["collector"])
+    collector.set_state(extra["collector"])
     return data["global_step"], data["update"], extra
 
 
 def loop_state(run: Run, pool: OpponentPool, collector: SelfPlayCollector) -> dict[str, Any]:
     """What a checkpoint needs, beyond weights and optimizer, to resume the loop exactly."""
     return {**run.run_extra(), "pool": [run_relative(run.dir, p) for p in pool.paths], "pool_rng": pool.rng.getstate(),
-            "collector": collector_state(collector)}
+            "collector": collector.get_state()}
 
 
 

@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 from torch import nn
 
+from agents.checkpoint import weights_copy
 from crowsnest_env.observation import observation_layout
 from crowsnest_env.table import resolve_variant
 
-from .actors import MAX_RESTARTS, ActorError, actor_seed
+from .actors import ActorError, actor_seed, next_generation
 from .common import OpponentPool, seed_everything
 from .config import Config
 from .rollout import Rollout, SelfPlayCollector, merge_rollouts
@@ -92,7 +93,7 @@ class RayRolloutWorkers:
 
         from agents.checkpoint import read_checkpoint
 
-        weights = ray.put({k: v.detach().clone() for k, v in model.state_dict().items()})
+        weights = ray.put(weights_copy(model))
         self.snapshots = {p: self.snapshots.get(p) or ray.put(read_checkpoint(p)) for p in pool_paths}
         share = math.ceil(rollout_steps / len(self.handles))
         pending = {self._call(slot, weights, share): slot for slot in range(len(self.handles))}
@@ -118,10 +119,7 @@ class RayRolloutWorkers:
         return self.handles[slot].collect.remote(weights, new, share)
 
     def _replace(self, slot: int, err: Exception) -> None:
-        self.generation[slot] += 1
-        if self.generation[slot] > MAX_RESTARTS:
-            raise ActorError(f"PPO Ray worker {slot} died {self.generation[slot]} times; gave up after "
-                             f"{MAX_RESTARTS} restarts (last: {err})")
+        next_generation(self.generation, slot, "PPO Ray worker", err)
         self.restarts += 1
         self._spawn(slot)
 

@@ -28,6 +28,8 @@ from crowsnest_env.rules import NUM_SEATS, Phase, Variant
 from crowsnest_env.table import DEFAULT_MAX_REDEALS
 from crowsnest_env.vector import HOLD, VectorEnv
 
+from .checkpoint import _tuplify
+
 
 def attribute_rewards(movers: Sequence[int], step_rewards: Sequence[Sequence[float]]) -> np.ndarray:
     """Reward of each decision: what lands for its seat before that seat's next decision.
@@ -287,10 +289,6 @@ class SelfPlayCollector:
         self.rng.setstate(_tuplify(state["rng"]))
         for t, s in zip(self.venv.tables, state["games"]):
             t.rng.setstate(_tuplify(s))
-
-
-def _tuplify(x: Any) -> Any:
-    return tuple(_tuplify(v) for v in x) if isinstance(x, (list, tuple)) else x
 
 
 def _stack(out: dict[str, list], stats: Rollout, num_actions: int) -> Rollout:
