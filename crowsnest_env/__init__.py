@@ -84,7 +84,8 @@ starts from a given position; bad options raise ``ValueError`` saying what is wr
 - v1: one game driver (:class:`Table`) under every face; ``max_redeals`` (all-pass deals in a row
   before a truncation, default 100); ``infos[agent]["hand"]`` holds numbers only (declarer seat,
   trump colour index); rule corrections from RULES.md: the bird follows suit in ``one_high``,
-  ``buckeye`` opens at 100 (its action space has 17 bids); the no-Crow variants are named
+  ``buckeye`` opens at 100 (its action space has 17 bids, and its observation's ``bids`` and
+  ``high_bid`` pieces shrink with them); the no-Crow variants are named
   ``<name>_nocrow``; ``variant`` also takes a :class:`Variant` or a YAML file.
   :class:`VectorEnv` for batched stepping.
 - v0: initial release.
