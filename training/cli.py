@@ -46,14 +46,18 @@ def run(config: str, out: str | None = None, resume: bool = False, evaluate: boo
         from .dmc import train
     summary = train(cfg, out, resume=resume)
     if evaluate and cfg.final_eval_deals > 0:
-        from .evaluate import final_evaluation
+        from .evaluate import baseline_reference, final_evaluation, verdicts
         from .report import write_report
 
         results = final_evaluation(cfg, summary["checkpoint"])
         atomic_write_text(os.path.join(out, "eval.json"), json.dumps(results, indent=2))
+        reference = baseline_reference(cfg)
+        atomic_write_text(os.path.join(out, "baseline.json"), json.dumps(reference, indent=2))
         summary["eval"] = {k: {"adp": v["adp"], "adp_ci95": v["adp_ci95"], "made_rate_a": v["made_rate_a"],
                                "made_rate_b": v["made_rate_b"]} for k, v in results.items()}
-        summary["report"] = write_report(out, cfg, results, summary)
+        summary["baseline"] = {"heuristic_vs_random": {"adp": reference["adp"], "adp_ci95": reference["adp_ci95"]}}
+        summary["verdicts"] = verdicts(results, reference)
+        summary["report"] = write_report(out, cfg, results, summary, reference)
     return summary
 
 

@@ -69,3 +69,34 @@ def final_evaluation(cfg: Config, checkpoint: str) -> dict[str, dict[str, Any]]:
     res = evaluate_agent("checkpoint:" + checkpoint, ["random", "heuristic"], cfg, cfg.final_eval_deals,
                          workers=cfg.eval_workers, keep_deals=False)
     return res
+
+
+def baseline_reference(cfg: Config) -> dict[str, Any]:
+    """The heuristic vs random on the final evaluation's deals: the yardstick of robustness
+    (a policy that beats the heuristic by exploiting it loses margin against random)."""
+    from agents.arena import run_pairing
+
+    return run_pairing("heuristic", "random", variant=cfg.variant, crow=cfg.crow, deals=cfg.final_eval_deals,
+                       seed=cfg.eval_seed, workers=max(1, cfg.eval_workers), keep_deals=False)
+
+
+ROBUST_SLACK = 5.0
+"""points per deal the policy's margin over random may fall short of the heuristic's"""
+STRONG_LOW = 5.0
+"""the low end of the policy's 95% interval against the heuristic that counts as beating it"""
+
+
+def verdicts(results: dict[str, dict[str, Any]], reference: dict[str, Any] | None) -> dict[str, Any]:
+    """Is the policy strong (interval vs the heuristic above ``STRONG_LOW``) and robust (margin
+    over random at least the heuristic's own minus ``ROBUST_SLACK``)? ``None`` where a figure
+    is missing."""
+    out: dict[str, Any] = {"strong": None, "robust": None, "strong_low": STRONG_LOW, "robust_slack": ROBUST_SLACK}
+    h = results.get("heuristic")
+    if h and h.get("adp_ci95"):
+        out["vs_heuristic_low"] = h["adp_ci95"][0]
+        out["strong"] = bool(h["adp_ci95"][0] > STRONG_LOW)
+    r = results.get("random")
+    if r and reference:
+        out["vs_random"], out["heuristic_vs_random"] = r["adp"], reference["adp"]
+        out["robust"] = bool(r["adp"] >= reference["adp"] - ROBUST_SLACK)
+    return out

@@ -91,8 +91,38 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], summary: dict[str, Any]) -> str:
-    """Write ``report.md`` (and its PNGs) into ``run_dir``; returns the report's path."""
+def _yes(flag: bool | None) -> str:
+    return "n/a" if flag is None else ("**yes**" if flag else "**no**")
+
+
+def verdict_lines(results: dict[str, dict[str, Any]], reference: dict[str, Any] | None) -> list[str]:
+    """The policy beside the heuristic's own margin over random: strong, and robust?"""
+    from .evaluate import verdicts
+
+    if not reference or "random" not in results:
+        return []
+    v = verdicts(results, reference)
+    r, h = results["random"], results.get("heuristic")
+    lines = [
+        "## Strong and robust?", "",
+        "| team a | vs random | vs heuristic |", "|---|---|---|",
+        f"| final policy | {r['adp']:+.1f} {_fmt_ci(r.get('adp_ci95'))} | "
+        + (f"{h['adp']:+.1f} {_fmt_ci(h.get('adp_ci95'))} |" if h else "- |"),
+        f"| heuristic (same deals) | {reference['adp']:+.1f} {_fmt_ci(reference.get('adp_ci95'))} | - |",
+        "",
+    ]
+    if v["strong"] is not None:
+        lines.append(f"- beats the heuristic (95% interval's low end {v['vs_heuristic_low']:+.1f} > "
+                     f"+{v['strong_low']:.0f}): {_yes(v['strong'])}")
+    lines.append(f"- robust (margin over random {v['vs_random']:+.1f} >= the heuristic's {v['heuristic_vs_random']:+.1f} "
+                 f"- {v['robust_slack']:.0f}): {_yes(v['robust'])}")
+    return lines + [""]
+
+
+def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], summary: dict[str, Any],
+                 reference: dict[str, Any] | None = None) -> str:
+    """Write ``report.md`` (and its PNGs) into ``run_dir``; returns the report's path.
+    ``reference``: the heuristic vs random on the same deals (:func:`training.evaluate.baseline_reference`)."""
     scalars = read_scalars(os.path.join(run_dir, "tb"))
     plot_training(scalars, os.path.join(run_dir, "training_curves.png"))
     if results:
@@ -119,6 +149,7 @@ def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], 
     if not results:
         lines.append("| (no final evaluation) | | | | | | |")
     lines += ["", f"Arena seed {cfg.eval_seed}; each deal is played at two tables with the teams swapped.", ""]
+    lines += verdict_lines(results, reference)
     if results:
         lines += ["![arena](arena.png)", ""]
     lines += ["## Training curves", "", "![training curves](training_curves.png)", ""]

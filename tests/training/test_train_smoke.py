@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import json
 import os
 
 import numpy as np
@@ -60,6 +61,15 @@ def test_tiny_run_writes_events_checkpoint_and_report(tmp_path, algo):
     assert ("losses/entropy" in scalars) == (algo == "ppo")
     assert (out / "report.md").exists() and (out / "training_curves.png").exists()
     assert set(summary["eval"]) == {"random", "heuristic"}
+    # the heuristic's own margin over random on the same deals, and the verdicts beside it
+    ref = json.loads((out / "baseline.json").read_text())
+    assert (ref["a"], ref["b"], ref["deals"]) == ("heuristic", "random", 4)  # tiny configs: final_eval_deals 4
+    assert summary["baseline"]["heuristic_vs_random"]["adp"] == ref["adp"] > 0
+    v = summary["verdicts"]
+    assert v["robust"] == (summary["eval"]["random"]["adp"] >= ref["adp"] - 5)
+    assert v["strong"] == (summary["eval"]["heuristic"]["adp_ci95"][0] > 5)
+    report = (out / "report.md").read_text()
+    assert "## Strong and robust?" in report and f"| heuristic (same deals) | {ref['adp']:+.1f}" in report
     assert yaml.safe_load((out / "config.yaml").read_text())["algo"] == algo
 
     agent = make_agent(f"checkpoint:{summary['checkpoint']}", seed=1)
