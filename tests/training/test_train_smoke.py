@@ -129,3 +129,26 @@ def test_seeded_runs_are_reproducible(tmp_path, algo):
     la = read_scalars(str(tmp_path / "a" / "tb"))["losses/value_loss"]
     lb = read_scalars(str(tmp_path / "b" / "tb"))["losses/value_loss"]
     assert la == lb and len(la) == 2
+
+
+def _pairing(adp: float, low: float, high: float) -> dict:
+    return {"adp": adp, "adp_ci95": [low, high], "deals": 2000, "made_rate_a": 0.8, "made_rate_b": 0.8,
+            "bids_a": 1, "bids_b": 1}
+
+
+def test_verdicts_weigh_the_policy_against_the_heuristics_own_margin_over_random():
+    from training.evaluate import verdicts
+    from training.report import verdict_lines
+
+    ref = _pairing(182.5, 181.2, 183.8)
+    strong_robust = {"random": _pairing(178.0, 176.0, 180.0), "heuristic": _pairing(8.0, 5.2, 10.7)}
+    v = verdicts(strong_robust, ref)
+    assert (v["strong"], v["robust"]) == (True, True)
+    assert verdicts({"random": _pairing(176.4, 174.7, 178.0), "heuristic": _pairing(8.0, 4.9, 10.7)},
+                    ref)[("strong")] is False  # low end 4.9: not above +5
+    assert verdicts({"random": _pairing(176.4, 174.7, 178.0)}, ref)["robust"] is False  # 176.4 < 182.5 - 5
+    assert verdicts({"random": _pairing(176.4, 174.7, 178.0)}, None)["robust"] is None
+    lines = "\n".join(verdict_lines(strong_robust, ref))
+    assert "| heuristic (same deals) | +182.5 [+181.2, +183.8] | - |" in lines
+    assert "low end +5.2 > +5): **yes**" in lines and "(margin over random +178.0 >= the heuristic's +182.5 - 5): **yes**" in lines
+    assert verdict_lines(strong_robust, None) == []
