@@ -114,8 +114,8 @@ def verdict_lines(results: dict[str, dict[str, Any]], reference: dict[str, Any] 
     if v["strong"] is not None:
         lines.append(f"- beats the heuristic (95% interval's low end {v['vs_heuristic_low']:+.1f} > "
                      f"+{v['strong_low']:.0f}): {_yes(v['strong'])}")
-    lines.append(f"- robust (margin over random {v['vs_random']:+.1f} >= the heuristic's {v['heuristic_vs_random']:+.1f} "
-                 f"- {v['robust_slack']:.0f}): {_yes(v['robust'])}")
+    lines.append(f"- robust (margin over random {v['vs_random']:+.1f} >= the heuristic's "
+                 f"{v['heuristic_vs_random']:+.1f} - {v['robust_slack']:.0f}): {_yes(v['robust'])}")
     return lines + [""]
 
 
