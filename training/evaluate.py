@@ -74,10 +74,8 @@ def final_evaluation(cfg: Config, checkpoint: str) -> dict[str, dict[str, Any]]:
 def baseline_reference(cfg: Config) -> dict[str, Any]:
     """The heuristic vs random on the final evaluation's deals: the yardstick of robustness
     (a policy that beats the heuristic by exploiting it loses margin against random)."""
-    from agents.arena import run_pairing
-
-    return run_pairing("heuristic", "random", variant=cfg.variant, crow=cfg.crow, deals=cfg.final_eval_deals,
-                       seed=cfg.eval_seed, workers=max(1, cfg.eval_workers), keep_deals=False)
+    return evaluate_agent("heuristic", ["random"], cfg, cfg.final_eval_deals, workers=cfg.eval_workers,
+                          keep_deals=False)["random"]
 
 
 ROBUST_SLACK = 5.0

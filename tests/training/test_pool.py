@@ -1,4 +1,4 @@
-"""The opponent pool's draws: the config's mix, one snapshot per rollout, the pool's cap."""
+"""The opponent pool's draws: the config's mix, one snapshot per rollout, self-play while it is empty."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ class _Snap(NetController):
         self.tag = tag
 
 
-def _pool(mix: OpponentMix, snapshots: int, size: int = 20) -> OpponentPool:
-    cfg = Config(opponents=mix, pool_size=size)
+def _pool(mix: OpponentMix, snapshots: int) -> OpponentPool:
+    cfg = Config(opponents=mix)
     pool = OpponentPool(cfg, lambda model: None, seed=7)  # type: ignore[arg-type,return-value]
     for k in range(snapshots):  # bypass checkpoint files: the pool only keeps controllers and paths
         pool.paths.append(f"s{k}.pt")
