@@ -500,7 +500,10 @@ def check_agents(teams: Sequence[str], rules: Variant) -> None:
             agent = make_agent(name)
             own = getattr(agent, "variant", None)
             if own is not None and own != rules:
-                raise ValueError(f"agent {name!r} was trained for {own.name!r}, not the arena's {rules.name!r}")
+                from .checkpoint import other_rules
+
+                raise ValueError(f"agent {name!r} was trained for {own.name!r}, not the arena's {rules.name!r}"
+                                 f"{other_rules(own, rules)}")
 
 
 if __name__ == "__main__":

@@ -77,6 +77,14 @@ def checkpoint_variant(data: dict[str, Any]) -> Variant:
     return own.without_crow() if data.get("crow") is False and own.bird else own
 
 
+def other_rules(trained: Variant, wanted: Variant) -> str:
+    """For two variants of one name, what tells them apart: `` (same name, other rules: target 300
+    (trained) vs 500 (wanted))``; empty when the names differ (the names say it)."""
+    if trained.name != wanted.name or trained == wanted:
+        return ""
+    return f" (same name, other rules: {trained.differences(wanted, ('trained', 'wanted'))})"
+
+
 def write_checkpoint(path: str | os.PathLike[str], payload: dict[str, Any]) -> None:
     """Atomically write ``payload`` to ``path`` (temp file in the same folder, then os.replace)."""
     atomic_write(path, lambda fh: torch.save(payload, fh), binary=True)
@@ -121,8 +129,7 @@ def read_checkpoint(path: str | os.PathLike[str], variant: Variant | None = None
         raise CheckpointError(f"checkpoint {path!r} names unknown rules: {err}") from err
     if variant is not None and own != variant:
         raise CheckpointError(f"checkpoint {path!r} was trained for variant {own.name!r}; "
-                              f"expected {variant.name!r}" + ("" if own.name != variant.name else
-                                                              " (same name, other rules)"))
+                              f"expected {variant.name!r}{other_rules(own, variant)}")
     if _norm(data["layout"]) != _norm(layout_rows(own)):
         raise CheckpointError(f"checkpoint {path!r} has another observation layout than this code's "
                               f"for {own.name!r}: {_layout_diff(data['layout'], layout_rows(own))}")
@@ -279,4 +286,4 @@ def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_PARAMS", "CheckpointError", "check_state_dict",
            "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload", "model_from_checkpoint",
-           "read_checkpoint", "validate_model_spec", "weights_copy", "write_checkpoint"]
+           "other_rules", "read_checkpoint", "validate_model_spec", "weights_copy", "write_checkpoint"]

@@ -14,7 +14,7 @@ from torch import nn
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
-from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, read_checkpoint
+from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, other_rules, read_checkpoint
 from .networks import masked_logits
 
 
@@ -49,7 +49,8 @@ class PolicyAgent:
 
     def act(self, view: PlayerView) -> int:
         if view.variant is not self.variant and view.variant != self.variant:
-            raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}")
+            raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}"
+                             f"{other_rules(self.variant, view.variant)}")
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in phase {view.phase.name}")
         if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
@@ -99,7 +100,7 @@ class LearnedAgent:
         self.agent = PolicyAgent.from_checkpoint(path, seed=self.seed, greedy=self.greedy)
         if self.agent.variant != variant:
             raise CheckpointError(f"shipped policy {path!r} was trained for {self.agent.variant.name!r}, "
-                                  f"not {variant.name!r}")
+                                  f"not {variant.name!r}{other_rules(self.agent.variant, variant)}")
         self.agent.name = "learned"
         return self.agent
 

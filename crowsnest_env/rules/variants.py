@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 from .quote import quote
@@ -175,6 +175,17 @@ class Variant:
                 self.without_crow()
             except ValueError as err:
                 raise self._fail(f"crow_option: the no-Crow rules do not work: {err}") from None
+
+    def differences(self, other: Variant, labels: tuple[str, str] = ("this", "other")) -> str:
+        """The rule fields in which ``self`` and ``other`` differ, e.g. ``target 300 (trained) vs
+        500 (played)`` with ``labels=("trained", "played")``; empty if they are the same rules."""
+        out = []
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if f.init and mine != theirs:
+                mine, theirs = (x.value if isinstance(x, enum.Enum) else x for x in (mine, theirs))
+                out.append(f"{f.name} {quote(mine)} ({labels[0]}) vs {quote(theirs)} ({labels[1]})")
+        return ", ".join(out)
 
     def rank_points(self, rank: int) -> int:
         """Points of a coloured card of this printed rank."""
