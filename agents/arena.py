@@ -58,7 +58,7 @@ from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Variant
 from crowsnest_env.table import Table, resolve_variant
 
-from . import make_agent
+from . import make_agent, parse_team, split_agent_list
 from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
 from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend
 from .stats import fit_ratings
@@ -75,29 +75,6 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from labels, stable across machines and Python versions."""
     text = ":".join(str(p) for p in parts).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
-def parse_team(spec: str) -> tuple[str, str]:
-    """``"x"`` -> ``("x", "x")``; ``"x+y"`` -> ``("x", "y")`` (x sits in the lower seat)."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a team must be an agent name or two joined by '+', got {spec!r}")
-    names = [n.strip() for n in spec.split("+")]
-    if len(names) > 2 or not all(names):
-        raise ValueError(f"a team is one agent name or two joined by '+', got {spec!r}")
-    return (names[0], names[-1])
-
-
-def split_agent_list(text: str) -> list[str]:
-    """Split ``a,b,pimc?samples=9,depth=2`` on commas; ``key=value`` pieces stay with their agent."""
-    out: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if out and "=" in piece and "?" not in piece and not piece.startswith("checkpoint:"):
-            out[-1] += "," + piece
-        else:
-            out.append(piece)
-    return out
 
 
 def seat_role(seat: int, table: int) -> tuple[str, int]:

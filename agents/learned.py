@@ -14,6 +14,7 @@ from torch import nn
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
+from . import parse_bool
 from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, other_rules, read_checkpoint
 from .networks import masked_logits
 
@@ -25,22 +26,23 @@ class PolicyAgent:
     ``others``, and as any seat of the AEC env via ``env.unwrapped.view(agent)``.
     """
 
-    def __init__(self, model: nn.Module, algo: str, variant: Variant, greedy: bool = True,
+    def __init__(self, model: nn.Module, algo: str, variant: Variant, greedy: bool | int | str = True,
                  seed: int | None = None, name: str = "learned"):
         self.model, self.algo, self.variant = model, algo, variant
-        self.greedy = bool(greedy)
+        self.greedy = parse_bool("greedy", greedy)
         self.name = name
         self.num_actions = layout_for(variant).num_actions
         self.gen = torch.Generator()
         self.reset(seed)
 
     @classmethod
-    def from_checkpoint(cls, path: str, seed: int | None = None, greedy: bool | int = True,
+    def from_checkpoint(cls, path: str, seed: int | None = None, greedy: bool | int | str = True,
                         variant: str | None = None, crow: bool = True) -> PolicyAgent:
+        greedy = parse_bool("greedy", greedy)  # before the file is read
         want = get_variant(variant, crow) if variant is not None else None
         data = read_checkpoint(path, want)
         own = checkpoint_variant(data)  # partnership, dixie: no bird, and no crow=False option either
-        return cls(model_from_checkpoint(data), data["algo"], own, greedy=bool(greedy), seed=seed,
+        return cls(model_from_checkpoint(data), data["algo"], own, greedy=greedy, seed=seed,
                    name=f"checkpoint:{path}")
 
     def reset(self, seed: int | None = None) -> None:
@@ -88,8 +90,8 @@ class LearnedAgent:
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, variant: str | None = None, greedy: bool | int = True):
-        self.seed, self.greedy = seed, bool(greedy)
+    def __init__(self, seed: int | None = None, variant: str | None = None, greedy: bool | int | str = True):
+        self.seed, self.greedy = seed, parse_bool("greedy", greedy)
         self.pinned = get_variant(variant) if variant is not None else None
         self.agent: PolicyAgent | None = None
         if self.pinned is not None:
