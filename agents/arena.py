@@ -47,7 +47,6 @@ import hashlib
 import json
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +54,7 @@ from typing import Any
 
 from crowsnest_env.agent import Agent
 from crowsnest_env.atomic import atomic_write_text
+from crowsnest_env.cli_errors import exit_error, print_error
 from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Variant
 from crowsnest_env.table import Table, resolve_variant
 
@@ -417,6 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for flag, path in (("--out", args.out), ("--plot", args.plot)):
             if path is not None:
                 check_writable(path, flag)
+        if args.plot is not None:
+            from .arena_plot import check_plot_path
+
+            check_plot_path(args.plot)
         teams = split_agent_list(args.round_robin) if args.round_robin else [args.a, args.b]
         if args.by_phase:
             from .phases import by_phase_pairs
@@ -424,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             teams = [t for pair in by_phase_pairs(args.a, args.b) for t in pair]
         check_agents(teams, resolve_variant(args.variant, args.crow))
     except (ValueError, OSError) as err:
-        parser.error(str(err))
+        exit_error(parser, err)
     t0 = time.perf_counter()
     try:
         if args.round_robin:
@@ -436,10 +440,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             report = {"pairings": [run_pairing(args.a, args.b, **opts)]}
     except (ValueError, OSError) as err:
-        parser.error(str(err))
+        exit_error(parser, err)
     except WorkerCrashError as err:
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
-        return 1
+        return print_error(parser.prog, err, status=1)
     report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
               "target": resolve_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
               "max_hands": args.max_hands, "max_redeals": args.max_redeals, "workers": args.workers,
@@ -453,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.plot:
             plot_report(report, args.plot)
     except OSError as err:
-        parser.error(str(err))
+        exit_error(parser, err)
     return 0
 
 
