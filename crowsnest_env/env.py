@@ -139,7 +139,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
 
     # -------------------------------------------------------------- step
     def step(self, action: int) -> None:
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # set by reset(); the try costs nothing on every later step
+            raise RuntimeError("raw_env.step() called before reset()") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -187,11 +190,17 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     # ----------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The seat's observation and mask, as copies that later steps never touch."""
-        return {"observation": self._obs_rows[agent].copy(),
-                "action_mask": self.infos[agent]["action_mask"].copy()}
+        try:
+            mask = self.infos[agent]["action_mask"]
+        except AttributeError:
+            raise RuntimeError("raw_env.observe() called before reset()") from None
+        return {"observation": self._obs_rows[agent].copy(), "action_mask": mask.copy()}
 
     def last(self, observe: bool = True):
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise RuntimeError("raw_env.last() called before reset()") from None
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 

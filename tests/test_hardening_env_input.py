@@ -19,12 +19,18 @@ from crowsnest_env.table import Table
 from tests._bad_input import MAX_MESSAGE, custom_record, training_checkpoint
 
 
-def test_vector_env_step_before_reset():
+def test_stepping_before_reset():
     venv = VectorEnv(2)
     with pytest.raises(RuntimeError, match="before reset"):
         venv.step(np.zeros(2, np.int64))
     venv.reset(seed=0)
     venv.step(np.array([0, 0]))  # pass is legal in the auction
+    raw = crowsnest_env.raw_env()  # a sibling: the AEC env without its wrappers
+    for call in (lambda: raw.step(0), lambda: raw.last(), lambda: raw.observe("player_0")):
+        with pytest.raises(RuntimeError, match="before reset"):
+            call()
+    raw.reset(seed=0)
+    raw.step(0)
 
 
 @pytest.mark.parametrize("scores", [[math.inf, 0], [0, -math.inf], [math.nan, 0], [MAX_SCORE + 1, 0],
