@@ -22,6 +22,7 @@ from .rules import (
     PlayerView,
     State,
     Variant,
+    quote,
 )
 from .table import DEFAULT_MAX_REDEALS, EPISODES, REWARDS, Table, check_choice
 
@@ -108,7 +109,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     # ------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if options is not None and not isinstance(options, dict):
-            raise ValueError(f"reset options must be a dict, got {options!r}")
+            raise ValueError(f"reset options must be a dict, got {quote(options)}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"reset seed must be a non-negative integer or None, got {seed!r}")
         options = dict(options or {})

@@ -93,3 +93,18 @@ def test_replay_of_deeply_nested_or_huge_json(tmp_path):
 
     with pytest.raises(ValueError, match="nested too deeply"):
         load_record(str(deep))
+
+
+def test_a_huge_bad_action_or_option_is_quoted_short():
+    from crowsnest_env.rules import IllegalActionError
+
+    env = crowsnest_env.raw_env()
+    env.reset(seed=0)
+    for action in ("x" * 10**6, 10**1000, [0] * 10**5):
+        with pytest.raises(IllegalActionError) as info:
+            env.step(action)
+        assert len(str(info.value)) < MAX_MESSAGE
+    for make in (crowsnest_env.raw_env, SingleSeatEnv):
+        with pytest.raises(ValueError, match="options") as info:
+            make().reset(options=[0] * 10**5)
+        assert len(str(info.value)) < MAX_MESSAGE

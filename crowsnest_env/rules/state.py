@@ -50,7 +50,8 @@ class IllegalActionError(ValueError):
         self.action, self.phase, self.seat = action, phase, seat
         self.reason, self.name, self.game = reason, name, game
         where = "" if game is None else f"game {game}: "
-        super().__init__(f"{where}illegal action {action!r} ({name}) by seat {seat} in phase {phase.name}: {reason}")
+        super().__init__(f"{where}illegal action {quote(action)} ({name}) by seat {seat} in phase {phase.name}: "
+                         f"{reason}")
 
 
 @dataclass(frozen=True)
