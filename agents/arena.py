@@ -47,7 +47,6 @@ import hashlib
 import json
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -55,10 +54,11 @@ from typing import Any
 
 from crowsnest_env.agent import Agent
 from crowsnest_env.atomic import atomic_write_text
+from crowsnest_env.cli_errors import exit_error, print_error
 from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Variant
 from crowsnest_env.table import Table, resolve_variant
 
-from . import make_agent
+from . import make_agent, parse_team, split_agent_list
 from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
 from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend
 from .stats import fit_ratings
@@ -75,29 +75,6 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from labels, stable across machines and Python versions."""
     text = ":".join(str(p) for p in parts).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
-def parse_team(spec: str) -> tuple[str, str]:
-    """``"x"`` -> ``("x", "x")``; ``"x+y"`` -> ``("x", "y")`` (x sits in the lower seat)."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a team must be an agent name or two joined by '+', got {spec!r}")
-    names = [n.strip() for n in spec.split("+")]
-    if len(names) > 2 or not all(names):
-        raise ValueError(f"a team is one agent name or two joined by '+', got {spec!r}")
-    return (names[0], names[-1])
-
-
-def split_agent_list(text: str) -> list[str]:
-    """Split ``a,b,pimc?samples=9,depth=2`` on commas; ``key=value`` pieces stay with their agent."""
-    out: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            continue
-        if out and "=" in piece and "?" not in piece and not piece.startswith("checkpoint:"):
-            out[-1] += "," + piece
-        else:
-            out.append(piece)
-    return out
 
 
 def seat_role(seat: int, table: int) -> tuple[str, int]:
@@ -440,6 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for flag, path in (("--out", args.out), ("--plot", args.plot)):
             if path is not None:
                 check_writable(path, flag)
+        if args.plot is not None:
+            from .arena_plot import check_plot_path
+
+            check_plot_path(args.plot)
         teams = split_agent_list(args.round_robin) if args.round_robin else [args.a, args.b]
         if args.by_phase:
             from .phases import by_phase_pairs
@@ -447,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             teams = [t for pair in by_phase_pairs(args.a, args.b) for t in pair]
         check_agents(teams, resolve_variant(args.variant, args.crow))
     except (ValueError, OSError) as err:
-        parser.error(str(err))
+        exit_error(parser, err)
     t0 = time.perf_counter()
     try:
         if args.round_robin:
@@ -459,10 +440,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             report = {"pairings": [run_pairing(args.a, args.b, **opts)]}
     except (ValueError, OSError) as err:
-        parser.error(str(err))
+        exit_error(parser, err)
     except WorkerCrashError as err:
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
-        return 1
+        return print_error(parser.prog, err, status=1)
     report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
               "target": resolve_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
               "max_hands": args.max_hands, "max_redeals": args.max_redeals, "workers": args.workers,
@@ -476,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.plot:
             plot_report(report, args.plot)
     except OSError as err:
-        parser.error(str(err))
+        exit_error(parser, err)
     return 0
 
 
@@ -500,7 +480,10 @@ def check_agents(teams: Sequence[str], rules: Variant) -> None:
             agent = make_agent(name)
             own = getattr(agent, "variant", None)
             if own is not None and own != rules:
-                raise ValueError(f"agent {name!r} was trained for {own.name!r}, not the arena's {rules.name!r}")
+                from .checkpoint import other_rules
+
+                raise ValueError(f"agent {name!r} was trained for {own.name!r}, not the arena's {rules.name!r}"
+                                 f"{other_rules(own, rules)}")
 
 
 if __name__ == "__main__":

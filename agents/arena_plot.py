@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.console import Console
@@ -141,3 +142,17 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
+"""image formats ``--plot`` writes (matplotlib's, less those that need extra tools: pgf needs LaTeX)"""
+
+
+def check_plot_path(path: str) -> None:
+    """ValueError unless ``path`` ends in an image extension :func:`plot_report` can write (checked
+    before any deal is played: the plot is the last thing written)."""
+    ext = os.path.splitext(path)[1][1:].lower()
+    if ext not in PLOT_FORMATS:
+        got = f"unknown image format {ext!r}" if ext else "no image extension"
+        raise ValueError(f"--plot {path!r}: {got}; the file name must end in one of "
+                         f"{', '.join('.' + f for f in PLOT_FORMATS)}")

@@ -29,6 +29,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from crowsnest_env.cli_errors import one_line
+
 BACKENDS = ("local", "ray")
 DEFAULT_MAX_RESTARTS = 3
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
@@ -247,6 +249,23 @@ def connect_ray(address: str | None = None, num_cpus: int | None = None,
     return True
 
 
+def task_error_cause(err: BaseException) -> BaseException:
+    """The exception a Ray task raised, as it was raised there: a ``RayTaskError``'s text carries
+    the remote traceback, so its ``cause`` is what reaches the caller (a ValueError stays a
+    ValueError, and a CLI prints its one line). A cause Ray could not carry back (not picklable:
+    Ray's own error in its place) becomes a RuntimeError with the first line of the error."""
+    cause = err
+    for _ in range(8):  # a task that called a task: the innermost cause
+        inner = getattr(cause, "cause", None)
+        if not isinstance(inner, BaseException):
+            break
+        cause = inner
+    if cause is not err and isinstance(cause, Exception) and not type(cause).__module__.startswith("ray"):
+        return cause
+    first = next((line for line in str(cause).splitlines() if line.strip()), type(cause).__name__)
+    return RuntimeError(f"a Ray task failed: {first.strip()}")
+
+
 class RayBackend:
     """Tasks as Ray remote functions (one CPU each) on a local or remote cluster.
 
@@ -287,9 +306,9 @@ class RayBackend:
                         yield ray.get(ref, timeout=self.poll_s * 60)
                     except WorkerCrashedError as err:
                         raise WorkerCrashError(f"a Ray worker died {self.max_retries + 1} times on one task: "
-                                               f"{err}") from None
+                                               f"{one_line(err)}") from None
                     except RayTaskError as err:
-                        raise err.as_instanceof_cause() from None
+                        raise task_error_cause(err) from None
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)

@@ -28,7 +28,7 @@ from torch import nn
 
 from crowsnest_env.atomic import atomic_write
 from crowsnest_env.observation import observation_layout
-from crowsnest_env.rules import Variant, get_variant, layout_for
+from crowsnest_env.rules import Variant, get_variant, layout_for, quote
 from crowsnest_env.variant_config import variant_from_dict, variant_to_dict
 
 from .networks import ALGOS, build_model
@@ -77,6 +77,14 @@ def checkpoint_variant(data: dict[str, Any]) -> Variant:
     return own.without_crow() if data.get("crow") is False and own.bird else own
 
 
+def other_rules(trained: Variant, wanted: Variant) -> str:
+    """For two variants of one name, what tells them apart: `` (same name, other rules: target 300
+    (trained) vs 500 (wanted))``; empty when the names differ (the names say it)."""
+    if trained.name != wanted.name or trained == wanted:
+        return ""
+    return f" (same name, other rules: {trained.differences(wanted, ('trained', 'wanted'))})"
+
+
 def write_checkpoint(path: str | os.PathLike[str], payload: dict[str, Any]) -> None:
     """Atomically write ``payload`` to ``path`` (temp file in the same folder, then os.replace)."""
     atomic_write(path, lambda fh: torch.save(payload, fh), binary=True)
@@ -101,7 +109,7 @@ def read_checkpoint(path: str | os.PathLike[str], variant: Variant | None = None
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # pickle/zip errors differ by how the file is damaged
         kind = "truncated or corrupt" if _looks_like_torch(path) else "not a torch checkpoint (foreign file)"
-        raise CheckpointError(f"cannot read checkpoint {path!r}: {kind}: {type(err).__name__}: {err}") from err
+        raise CheckpointError(f"cannot read checkpoint {path!r}: {kind} ({_load_failure(err)})") from err
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{path!r} is not a CrowsNest checkpoint (foreign file: no format={FORMAT!r})")
     if data.get("format_version") != FORMAT_VERSION:
@@ -112,13 +120,16 @@ def read_checkpoint(path: str | os.PathLike[str], variant: Variant | None = None
     if missing:
         raise CheckpointError(f"checkpoint {path!r} is incomplete: missing {missing}")
     try:
+        _check_types(data)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint {path!r}: {err}") from None
+    try:
         own = checkpoint_variant(data)
     except ValueError as err:
         raise CheckpointError(f"checkpoint {path!r} names unknown rules: {err}") from err
     if variant is not None and own != variant:
         raise CheckpointError(f"checkpoint {path!r} was trained for variant {own.name!r}; "
-                              f"expected {variant.name!r}" + ("" if own.name != variant.name else
-                                                              " (same name, other rules)"))
+                              f"expected {variant.name!r}{other_rules(own, variant)}")
     if _norm(data["layout"]) != _norm(layout_rows(own)):
         raise CheckpointError(f"checkpoint {path!r} has another observation layout than this code's "
                               f"for {own.name!r}: {_layout_diff(data['layout'], layout_rows(own))}")
@@ -134,6 +145,27 @@ def read_checkpoint(path: str | os.PathLike[str], variant: Variant | None = None
     return data
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_types(data: dict[str, Any]) -> None:
+    """ValueError naming the first stored value of the wrong type (the table above)."""
+    rows = data["layout"]
+    if not isinstance(rows, (list, tuple)) or not all(
+            isinstance(r, (list, tuple)) and len(r) == 3 and isinstance(r[0], str) and _is_int(r[1])
+            and isinstance(r[2], (list, tuple)) and all(_is_int(x) for x in r[2]) for r in rows):
+        raise ValueError(f"layout must be a list of [name, offset, [shape...]] rows, got {quote(rows)}")
+    for key, kind, what in (("algo", str, "a name"), ("variant", str, "a variant name"),
+                            ("crow", bool, "true or false"), ("rules", dict, "a mapping of rule fields"),
+                            ("config", dict, "a mapping"), ("extra", dict, "a mapping")):
+        if key in data and not isinstance(data[key], kind):
+            raise ValueError(f"{key} must be {what}, got {quote(data[key])}")
+    for key in ("num_actions", "global_step", "update"):
+        if key in data and not (_is_int(data[key]) and data[key] >= 0):
+            raise ValueError(f"{key} must be a non-negative integer, got {quote(data[key])}")
+
+
 def _norm(rows: Any) -> list:
     return [[str(r[0]), int(r[1]), [int(x) for x in r[2]]] for r in rows]
 
@@ -144,6 +176,16 @@ def _layout_diff(saved: Any, code: list) -> str:
         if x != y:
             return f"piece {x} in the checkpoint vs {y} in the code"
     return f"{len(a)} pieces in the checkpoint vs {len(b)} in the code"
+
+
+def _load_failure(err: Exception) -> str:
+    """One short line for why torch.load failed (its messages run to a dozen lines of advice)."""
+    text = str(err).strip()
+    if "Weights only load failed" in text:  # torch's advice to unpickle arbitrary code: not for us
+        return f"{type(err).__name__}: it holds more than tensors and plain data, or is not a pickle"
+    first = text.splitlines()[0] if text else ""
+    sentence = first.split(". ")[0].rstrip(".")
+    return f"{type(err).__name__}: {sentence[:120]}" if sentence else type(err).__name__
 
 
 def _looks_like_torch(path: str) -> bool:
@@ -244,4 +286,4 @@ def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_PARAMS", "CheckpointError", "check_state_dict",
            "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload", "model_from_checkpoint",
-           "read_checkpoint", "validate_model_spec", "weights_copy", "write_checkpoint"]
+           "other_rules", "read_checkpoint", "validate_model_spec", "weights_copy", "write_checkpoint"]

@@ -14,7 +14,8 @@ from torch import nn
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
-from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, read_checkpoint
+from . import parse_bool
+from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, other_rules, read_checkpoint
 from .networks import masked_logits
 
 
@@ -25,22 +26,23 @@ class PolicyAgent:
     ``others``, and as any seat of the AEC env via ``env.unwrapped.view(agent)``.
     """
 
-    def __init__(self, model: nn.Module, algo: str, variant: Variant, greedy: bool = True,
+    def __init__(self, model: nn.Module, algo: str, variant: Variant, greedy: bool | int | str = True,
                  seed: int | None = None, name: str = "learned"):
         self.model, self.algo, self.variant = model, algo, variant
-        self.greedy = bool(greedy)
+        self.greedy = parse_bool("greedy", greedy)
         self.name = name
         self.num_actions = layout_for(variant).num_actions
         self.gen = torch.Generator()
         self.reset(seed)
 
     @classmethod
-    def from_checkpoint(cls, path: str, seed: int | None = None, greedy: bool | int = True,
+    def from_checkpoint(cls, path: str, seed: int | None = None, greedy: bool | int | str = True,
                         variant: str | None = None, crow: bool = True) -> PolicyAgent:
+        greedy = parse_bool("greedy", greedy)  # before the file is read
         want = get_variant(variant, crow) if variant is not None else None
         data = read_checkpoint(path, want)
         own = checkpoint_variant(data)  # partnership, dixie: no bird, and no crow=False option either
-        return cls(model_from_checkpoint(data), data["algo"], own, greedy=bool(greedy), seed=seed,
+        return cls(model_from_checkpoint(data), data["algo"], own, greedy=greedy, seed=seed,
                    name=f"checkpoint:{path}")
 
     def reset(self, seed: int | None = None) -> None:
@@ -49,7 +51,8 @@ class PolicyAgent:
 
     def act(self, view: PlayerView) -> int:
         if view.variant is not self.variant and view.variant != self.variant:
-            raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}")
+            raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}"
+                             f"{other_rules(self.variant, view.variant)}")
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in phase {view.phase.name}")
         if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
@@ -87,8 +90,8 @@ class LearnedAgent:
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, variant: str | None = None, greedy: bool | int = True):
-        self.seed, self.greedy = seed, bool(greedy)
+    def __init__(self, seed: int | None = None, variant: str | None = None, greedy: bool | int | str = True):
+        self.seed, self.greedy = seed, parse_bool("greedy", greedy)
         self.pinned = get_variant(variant) if variant is not None else None
         self.agent: PolicyAgent | None = None
         if self.pinned is not None:
@@ -99,7 +102,7 @@ class LearnedAgent:
         self.agent = PolicyAgent.from_checkpoint(path, seed=self.seed, greedy=self.greedy)
         if self.agent.variant != variant:
             raise CheckpointError(f"shipped policy {path!r} was trained for {self.agent.variant.name!r}, "
-                                  f"not {variant.name!r}")
+                                  f"not {variant.name!r}{other_rules(self.agent.variant, variant)}")
         self.agent.name = "learned"
         return self.agent
 

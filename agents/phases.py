@@ -82,8 +82,10 @@ class PhaseAgent:
 def by_phase_pairs(a: str, b: str) -> list[tuple[str, str]]:
     """The pairings that split ``a``'s edge over ``b`` by phase: a vs b, then for each phase
     ``b`` with only that phase played by ``a``, vs ``b``."""
+    from . import parse_team
+
     for spec in (a, b):
-        if "+" in spec or spec.startswith(PREFIX):
+        if spec.startswith(PREFIX) or parse_team(spec) != (spec.strip(), spec.strip()):  # a '+' in a path is no team
             raise ValueError(f"by-phase comparisons take single agent names, got {spec!r}")
     return [(a, b)] + [(phase_spec(b, **{group: a}), b) for group in PHASE_GROUPS]
 

@@ -22,6 +22,7 @@ from .rules import (
     PlayerView,
     State,
     Variant,
+    quote,
 )
 from .table import DEFAULT_MAX_REDEALS, EPISODES, REWARDS, Table, check_choice
 
@@ -108,7 +109,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     # ------------------------------------------------------------- reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if options is not None and not isinstance(options, dict):
-            raise ValueError(f"reset options must be a dict, got {options!r}")
+            raise ValueError(f"reset options must be a dict, got {quote(options)}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"reset seed must be a non-negative integer or None, got {seed!r}")
         options = dict(options or {})
@@ -139,7 +140,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
 
     # -------------------------------------------------------------- step
     def step(self, action: int) -> None:
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:  # set by reset(); the try costs nothing on every later step
+            raise RuntimeError("raw_env.step() called before reset()") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -187,11 +191,17 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
     # ----------------------------------------------------------- observe
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The seat's observation and mask, as copies that later steps never touch."""
-        return {"observation": self._obs_rows[agent].copy(),
-                "action_mask": self.infos[agent]["action_mask"].copy()}
+        try:
+            mask = self.infos[agent]["action_mask"]
+        except AttributeError:
+            raise RuntimeError("raw_env.observe() called before reset()") from None
+        return {"observation": self._obs_rows[agent].copy(), "action_mask": mask.copy()}
 
     def last(self, observe: bool = True):
-        agent = self.agent_selection
+        try:
+            agent = self.agent_selection
+        except AttributeError:
+            raise RuntimeError("raw_env.last() called before reset()") from None
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 

@@ -7,10 +7,12 @@ import os
 from typing import Any
 
 from .atomic import atomic_write_text
-from .rules import CardTables, Phase, State, Variant, get_variant
+from .rules import CardTables, Phase, State, Variant, get_variant, quote
 
 RECORD_FORMAT = "crowsnest-record"
 RECORD_VERSION = 1
+MAX_RECORD_BYTES = 16 << 20
+"""largest record file read (a whole game to 300 is a few tens of kilobytes)"""
 
 
 def new_record(options: dict[str, Any], dealer: int, scores: tuple[int, int],
@@ -44,10 +46,10 @@ def record_variant(record: dict[str, Any]) -> Variant:
         return variant_from_dict(record["rules"], source="record rules")
     opts = record["options"]
     if not isinstance(opts.get("variant"), str):
-        raise ValueError(f"record options['variant'] must be a variant name, got {opts.get('variant')!r}")
+        raise ValueError(f"record options['variant'] must be a variant name, got {quote(opts.get('variant'))}")
     crow = opts.get("crow", True)
     if not isinstance(crow, bool):  # "false" is a non-empty string: it would read as True
-        raise ValueError(f"record options['crow'] must be true or false, got {crow!r}")
+        raise ValueError(f"record options['crow'] must be true or false, got {quote(crow)}")
     return get_variant(opts["variant"], crow)
 
 
@@ -60,23 +62,23 @@ def check_record(record: Any) -> None:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise ValueError("not a CrowsNest game record (missing format 'crowsnest-record')")
     if record.get("version") != RECORD_VERSION:
-        raise ValueError(f"unsupported record version {record.get('version')!r}; expected {RECORD_VERSION}")
+        raise ValueError(f"unsupported record version {quote(record.get('version'))}; expected {RECORD_VERSION}")
     missing = [k for k in ("options", "dealer", "scores", "deals", "actions") if k not in record]
     if missing:
         raise ValueError(f"record is missing {missing}")
     if not isinstance(record["options"], dict):
-        raise ValueError(f"record 'options' must be a mapping, got {record['options']!r}")
+        raise ValueError(f"record 'options' must be a mapping, got {quote(record['options'])}")
     if not _is_int(record["dealer"]) or not 0 <= record["dealer"] < 4:
-        raise ValueError(f"record 'dealer' must be a seat 0..3, got {record['dealer']!r}")
+        raise ValueError(f"record 'dealer' must be a seat 0..3, got {quote(record['dealer'])}")
     scores = record["scores"]
     if not isinstance(scores, list) or len(scores) != 2 or not all(_is_int(x) for x in scores):
-        raise ValueError(f"record 'scores' must be two integers, got {scores!r}")
+        raise ValueError(f"record 'scores' must be two integers, got {quote(scores)}")
     for key in ("deals", "actions"):
         if not isinstance(record[key], list):
             raise ValueError(f"record {key!r} must be a list, got {type(record[key]).__name__}")
     for i, a in enumerate(record["actions"]):
         if not _is_int(a):
-            raise ValueError(f"record action {i} must be an integer id, got {a!r}")
+            raise ValueError(f"record action {i} must be an integer id, got {quote(a)}")
 
 
 def deal_entry(cards: CardTables, dealer: int, hands: tuple[int, ...], nest: int) -> dict[str, Any]:
@@ -87,14 +89,14 @@ def deal_entry(cards: CardTables, dealer: int, hands: tuple[int, ...], nest: int
 def parse_deal(cards: CardTables, deal: Any) -> tuple[list[int], int]:
     """``{"hands": [4 lists of card names], "nest": [names]}`` -> bitmasks; ValueError if malformed."""
     if not isinstance(deal, dict) or set(deal) - {"hands", "nest", "dealer"} or "hands" not in deal:
-        raise ValueError(f"deal must be a dict with keys 'hands' (4 lists of card names) and 'nest', got {deal!r}")
+        raise ValueError(f"deal must be a dict with keys 'hands' (4 lists of card names) and 'nest', got {quote(deal)}")
     hands = deal["hands"]
     if not isinstance(hands, (list, tuple)) or len(hands) != 4:
-        raise ValueError(f"deal['hands'] must be 4 lists of card names, got {hands!r}")
+        raise ValueError(f"deal['hands'] must be 4 lists of card names, got {quote(hands)}")
     nest = deal.get("nest", [])
     for what, names in [*((f"deal['hands'][{i}]", h) for i, h in enumerate(hands)), ("deal['nest']", nest)]:
         if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"{what} must be a list of card names, got {names!r}")
+            raise ValueError(f"{what} must be a list of card names, got {quote(names)}")
     return [cards.cards_from_names(list(h)) for h in hands], cards.cards_from_names(list(nest))
 
 
@@ -137,9 +139,16 @@ def save(record: dict[str, Any], path: str | os.PathLike) -> None:
 
 
 def load(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a record file (not checked: :func:`replay` does that); NaN and Infinity are refused."""
-    with open(path, encoding="utf-8") as f:
-        return json.load(f, parse_constant=_no_constant)
+    """Read a record file (not checked: :func:`replay` does that). ValueError for a file larger than
+    MAX_RECORD_BYTES, nested deeper than the JSON parser can go, or holding NaN or Infinity."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise ValueError(f"record {os.fspath(path)!r} is larger than {MAX_RECORD_BYTES:,} bytes; not a game record")
+    try:
+        return json.loads(data, parse_constant=_no_constant)
+    except RecursionError:  # json raises it cleanly, before the stack is at risk
+        raise ValueError(f"record {os.fspath(path)!r} is nested too deeply; not a game record") from None
 
 
 def _no_constant(name: str) -> Any:

@@ -28,7 +28,7 @@ from .agent import Agent, RandomAgent
 from .env import AGENTS, hand_info
 from .observation import SCORE_CLIP
 from .render import render_ansi
-from .rules import NUM_SEATS, IllegalActionError, Variant
+from .rules import NUM_SEATS, IllegalActionError, Variant, quote
 from .table import DEFAULT_MAX_REDEALS, Table, check_choice
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -74,7 +74,7 @@ class SingleSeatEnv(gym.Env):
             raise ValueError(f"reset seed must be a non-negative integer or None, got {seed!r}")
         super().reset(seed=seed)
         if options is not None and not isinstance(options, dict):
-            raise ValueError(f"reset options must be a dict, got {options!r}")
+            raise ValueError(f"reset options must be a dict, got {quote(options)}")
         opts = dict(options or {})
         unknown = set(opts) - {"deal", "dealer", "scores"}
         if unknown:
@@ -96,7 +96,7 @@ class SingleSeatEnv(gym.Env):
             raise RuntimeError("step() called after the episode ended; call reset()")
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not self.action_space.contains(
                 int(action)):
-            raise ValueError(f"action {action!r} outside the action space Discrete({self.action_space.n})")
+            raise ValueError(f"action {quote(action)} outside the action space Discrete({self.action_space.n})")
         action = int(action)
         if not self.table.legal_mask() >> action & 1 and self.illegal_action == "terminate":
             # PettingZoo's TerminateIllegalWrapper convention: the episode ends, the mover is penalized

@@ -39,6 +39,7 @@ from .rules import (
     PlayerView,
     State,
     Variant,
+    check_scores,
     get_variant,
     layout_for,
     player_view,
@@ -280,13 +281,15 @@ class Table:
         record_mod.save(self.record(), path)
 
 def _parse_scores(scores: Any) -> tuple[int, int]:
+    """Two integers (numpy ones and integral floats too), within the engine's bound."""
     try:
         a, b = scores
         if isinstance(a, bool) or isinstance(b, bool) or int(a) != a or int(b) != b:
             raise TypeError
-        return int(a), int(b)
-    except (TypeError, ValueError):
-        raise ValueError(f"scores must be [team0, team1] integers, got {scores!r}") from None
+        pair = (int(a), int(b))
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf)
+        pair = scores
+    return check_scores(pair)
 
 
 __all__ = ["DEFAULT_MAX_REDEALS", "EPISODES", "REWARDS", "EpisodeRules", "Table", "check_choice",

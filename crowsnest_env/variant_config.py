@@ -1,7 +1,8 @@
 """YAML files for variants (``configs/rules/*.yaml``) that map 1:1 onto :class:`Variant`.
 
 ``load_variant(path)`` rejects unknown or missing keys and bad values with a message naming
-them; ``variant_to_dict`` writes the mirror of a preset.
+them (each value is checked by :class:`Variant` itself; the file is read with the limits of
+:func:`crowsnest_env.yamlfile.read_yaml`); ``variant_to_dict`` writes the mirror of a preset.
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ import dataclasses
 import os
 from typing import Any
 
-import yaml
-
-from .rules import BirdRank, MadeScore, Variant
+from .rules import BirdRank, MadeScore, Variant, quote
+from .yamlfile import read_yaml
 
 _ENUMS = {"bird_rank": BirdRank, "made_score": MadeScore}
 _FIELDS = [f.name for f in dataclasses.fields(Variant) if f.init]
@@ -37,9 +37,9 @@ def variant_from_dict(data: dict[str, Any], source: str = "variant config") -> V
     """Build a Variant; ValueError naming unknown keys, missing keys or bad values."""
     if not isinstance(data, dict):
         raise ValueError(f"{source}: expected a mapping of variant fields, got {type(data).__name__}")
-    unknown = sorted(set(data) - set(_FIELDS))
+    unknown = sorted(set(data) - set(_FIELDS), key=str)
     if unknown:
-        raise ValueError(f"{source}: unknown key(s) {unknown}; valid keys: {', '.join(_FIELDS)}")
+        raise ValueError(f"{source}: unknown key(s) {quote(unknown)}; valid keys: {', '.join(_FIELDS)}")
     required = [f.name for f in dataclasses.fields(Variant)
                 if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
     missing = [k for k in required if k not in data]
@@ -50,21 +50,20 @@ def variant_from_dict(data: dict[str, Any], source: str = "variant config") -> V
         if key in kwargs:
             try:
                 kwargs[key] = enum(kwargs[key])
-            except ValueError:
+            except (ValueError, TypeError):  # TypeError: an unhashable value (a list)
                 valid = [e.value for e in enum]
-                raise ValueError(f"{source}: {key} must be one of {valid}, got {kwargs[key]!r}") from None
-    for key in ("ranks", "plain_order"):
-        kwargs[key] = tuple(kwargs[key])
+                raise ValueError(f"{source}: {key} must be one of {valid}, got {quote(kwargs[key])}") from None
     if not isinstance(kwargs["counters"], dict):
-        raise ValueError(f"{source}: counters must map rank -> points")
-    kwargs["counters"] = tuple(sorted((int(r), int(p)) for r, p in kwargs["counters"].items()))
+        raise ValueError(f"{source}: counters must map rank -> points, got {quote(kwargs['counters'])}")
+    # JSON (a record's rules) writes every key as a string: "5" is the rank 5
+    kwargs["counters"] = {int(r) if isinstance(r, str) and r.isdecimal() else r: p
+                          for r, p in kwargs["counters"].items()}
     try:
-        return Variant(**kwargs)
-    except (TypeError, ValueError) as exc:
+        return Variant(**kwargs)  # checks every value's type and range
+    except ValueError as exc:
         raise ValueError(f"{source}: {exc}") from None
 
 
-def load_variant(path: str | os.PathLike) -> Variant:
-    with open(path) as f:
-        data = yaml.safe_load(f)
-    return variant_from_dict(data, source=os.fspath(path))
+def load_variant(path: str | os.PathLike[str]) -> Variant:
+    """The Variant of a YAML file (``configs/rules/*.yaml`` format); ValueError naming the file and the problem."""
+    return variant_from_dict(read_yaml(path), source=os.fspath(path))

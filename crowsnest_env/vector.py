@@ -79,6 +79,7 @@ class VectorEnv:
         self._index = np.arange(n)
         self._seat = np.zeros(n, np.int64)
         self._nbytes = (a + 7) // 8
+        self._legal: list[int] = []  # each game's legal actions, set by reset(): empty means not reset yet
 
     # ------------------------------------------------------------------------------ api
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -132,6 +133,8 @@ class VectorEnv:
         return self.action_layout.name(action)
 
     def _check(self, actions: Any) -> list[int]:
+        if not self._legal:
+            raise RuntimeError("VectorEnv.step() called before reset()")
         arr = np.asarray(actions)
         if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "

@@ -92,6 +92,26 @@ def test_unreachable_address_is_a_value_error_in_the_api():
         RayBackend(2, address="nonsense")
 
 
+@pytest.mark.timeout(60)
+def test_an_error_in_a_ray_task_is_one_cli_line_without_the_remote_traceback(tmp_path, capsys):
+    """The shipped policy is found by name, so a same-name custom variant fails in the task itself."""
+    import yaml
+
+    from crowsnest_env.rules import get_variant
+    from crowsnest_env.variant_config import variant_to_dict
+
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(yaml.safe_dump({**variant_to_dict(get_variant("crowsnest")), "target": 500}))
+    with pytest.raises(SystemExit) as exc:
+        main(["--a", "learned", "--b", "random", "--variant", str(rules), "--deals", "2", "--workers", "1",
+              "--backend", "ray", "--no-progress", "--out", str(tmp_path / "r.json")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("crowsnest-arena: error: shipped policy"), err
+    assert "target 300 (trained) vs 500 (wanted)" in err and "ray::" not in err and 'File "' not in err, err
+    assert not (tmp_path / "r.json").exists()
+
+
 # ------------------------------------------------------------------ DMC with Ray actors
 def _actor_names() -> list[str]:
     return sorted(n for n in ray.util.list_named_actors() if n.startswith("crowsnest-dmc-"))

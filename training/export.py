@@ -4,6 +4,10 @@
 
 The shipped policies (``agents/policies/<variant>.pt``, the agent name ``learned``) are made
 this way from the project's own training runs; ``extra`` records where the file came from.
+
+The output may not be the input (the same file by any path: a symlink, a hard link, another
+spelling) nor any other full training checkpoint: an agent file written over it would leave the
+run unable to resume.
 """
 
 from __future__ import annotations
@@ -13,11 +17,42 @@ import os
 import sys
 from collections.abc import Sequence
 
-from agents.checkpoint import checkpoint_variant, make_payload, model_from_checkpoint, read_checkpoint, write_checkpoint
+import torch
+
+from agents.checkpoint import (
+    FORMAT,
+    CheckpointError,
+    checkpoint_variant,
+    make_payload,
+    model_from_checkpoint,
+    read_checkpoint,
+    write_checkpoint,
+)
+from crowsnest_env.cli_errors import print_error
+
+
+def check_output(src: str, dst: str) -> None:
+    """CheckpointError unless ``dst`` may be written: not a folder, not ``src`` itself, and not a
+    training checkpoint (one that can resume a run: it has an optimizer state)."""
+    if os.path.isdir(dst):
+        raise CheckpointError(f"output {dst!r} is a folder; name the agent file to write")
+    if not os.path.exists(dst):
+        return
+    if os.path.exists(src) and os.path.samefile(src, dst):
+        raise CheckpointError(f"output {dst!r} is the input checkpoint {src!r}: the agent file would replace "
+                              f"it (and the run could not resume); write it elsewhere")
+    try:
+        existing = torch.load(dst, map_location="cpu", weights_only=True)
+    except Exception:  # not a checkpoint at all: an ordinary file the caller named
+        return
+    if isinstance(existing, dict) and existing.get("format") == FORMAT and "optimizer" in existing:
+        raise CheckpointError(f"output {dst!r} is a training checkpoint (it can resume a run); an agent file "
+                              f"would replace it: write it elsewhere")
 
 
 def export(src: str, dst: str, note: str = "") -> dict:
     """Write the weights-only agent file of checkpoint ``src`` to ``dst``; returns its payload."""
+    check_output(src, dst)
     data = read_checkpoint(src)
     model = model_from_checkpoint(data)
     extra = {"source": os.path.basename(os.path.dirname(os.path.abspath(src))), "note": note,
@@ -38,8 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         export(args.src, args.dst, args.note)
     except (ValueError, OSError) as err:
-        print(f"{p.prog}: error: {err}", file=sys.stderr)
-        return 2
+        return print_error(p.prog, err)
     print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB)")
     return 0
 

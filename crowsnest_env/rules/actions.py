@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .cards import CardTables, tables_for
+from .quote import quote
 from .variants import COLOUR_LETTERS, COLOURS, NUM_COLOURS, Variant
 
 PASS = 0
@@ -48,7 +49,7 @@ class ActionLayout:
         """The action's public name, e.g. ``bid 85`` or ``play CROW``."""
         a = int(action)
         if not 0 <= a < self.num_actions:
-            raise ValueError(f"action id {action!r} out of range 0..{self.num_actions - 1}")
+            raise ValueError(f"action id {quote(action)} out of range 0..{self.num_actions - 1}")
         if a == PASS:
             return "pass"
         if a < self.discard_offset:

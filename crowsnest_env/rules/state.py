@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .actions import PASS, ActionLayout, layout_for
 from .cards import CardSet, CardTables, card_list
+from .quote import quote
 from .variants import NUM_SEATS, MadeScore, Variant, get_variant
 
 
@@ -29,6 +30,17 @@ class Phase(enum.IntEnum):
 
 
 DECISION_PHASES = (Phase.AUCTION, Phase.DISCARD, Phase.TRUMP, Phase.PLAY)
+MAX_SCORE = 10**6
+"""bound on a team's game score given to a new state (a game ends at its target, at most 100,000)"""
+
+
+def check_scores(scores: object) -> tuple[int, int]:
+    """``scores`` as two ints within +-MAX_SCORE; ValueError naming the bad value otherwise."""
+    if (not isinstance(scores, (tuple, list)) or len(scores) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) and -MAX_SCORE <= x <= MAX_SCORE
+                       for x in scores)):
+        raise ValueError(f"scores must be [team0, team1] integers within +-{MAX_SCORE:,}, got {quote(scores)}")
+    return scores[0], scores[1]
 
 
 class IllegalActionError(ValueError):
@@ -38,7 +50,8 @@ class IllegalActionError(ValueError):
         self.action, self.phase, self.seat = action, phase, seat
         self.reason, self.name, self.game = reason, name, game
         where = "" if game is None else f"game {game}: "
-        super().__init__(f"{where}illegal action {action!r} ({name}) by seat {seat} in phase {phase.name}: {reason}")
+        super().__init__(f"{where}illegal action {quote(action)} ({name}) by seat {seat} in phase {phase.name}: "
+                         f"{reason}")
 
 
 @dataclass(frozen=True)
@@ -75,7 +88,7 @@ class State:
         self.variant = variant
         self.layout: ActionLayout = layout_for(variant)
         self.cards: CardTables = self.layout.cards
-        self.scores = list(scores)
+        self.scores = list(check_scores(scores))
         self.dealer = dealer
         self.hand_no = 0
         self.deal_no = 0

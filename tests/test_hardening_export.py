@@ -1,0 +1,62 @@
+"""Issue 18, export: ``python -m training.export`` never writes over its input (by any path) nor over
+a training checkpoint, and a bad input file is one error line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from agents.checkpoint import read_checkpoint
+from tests._bad_input import assert_one_error_line, main_status, run, training_checkpoint
+
+
+@pytest.fixture
+def run_folder(tmp_path):
+    folder = tmp_path / "run"
+    folder.mkdir()
+    training_checkpoint(folder / "checkpoint.pt")
+    (tmp_path / "other").mkdir()
+    training_checkpoint(tmp_path / "other" / "checkpoint.pt")
+    os.symlink(folder / "checkpoint.pt", tmp_path / "link.pt")
+    os.link(folder / "checkpoint.pt", tmp_path / "hard.pt")
+    return folder
+
+
+def test_export_never_writes_over_its_input_or_a_training_checkpoint(run_folder, tmp_path, capsys, monkeypatch):
+    from training.export import main
+
+    monkeypatch.chdir(tmp_path)
+    src = "run/checkpoint.pt"
+    before = {p: (tmp_path / p).read_bytes() for p in (src, "other/checkpoint.pt")}
+    for dst, named in [(src, "is the input"), ("run/../run/checkpoint.pt", "is the input"),
+                       (str(tmp_path / src), "is the input"), ("./run//checkpoint.pt", "is the input"),
+                       ("link.pt", "is the input"), ("hard.pt", "is the input"),
+                       ("other/checkpoint.pt", "training checkpoint"), ("run", "folder")]:
+        status, err = main_status(main, [src, dst], capsys)
+        assert status == 2, (dst, err)
+        assert_one_error_line(err, "python -m training.export", repr(dst), named)
+    assert {p: (tmp_path / p).read_bytes() for p in before} == before  # nothing lost: the run can resume
+    assert sorted(os.listdir(tmp_path / "run")) == ["checkpoint.pt"]  # nor a temp file left
+    # an agent file may be rewritten, and read back as one
+    assert main_status(main, [src, "agent.pt"], capsys)[0] == 0
+    assert main_status(main, [src, "agent.pt"], capsys)[0] == 0
+    assert "optimizer" not in read_checkpoint("agent.pt")
+
+
+def test_export_cli_same_file_and_garbage_input_are_one_line(run_folder, tmp_path):
+    src = str(run_folder / "checkpoint.pt")
+    before = (run_folder / "checkpoint.pt").read_bytes()
+    garbage = tmp_path / "garbage.pt"
+    garbage.write_bytes(bytes(range(256)) * 8)
+    truncated = tmp_path / "truncated.pt"
+    truncated.write_bytes(before[: len(before) // 2])
+    code = ("import sys\nfrom training.export import main\n"
+            "for argv in sys.argv[1:]:\n    print(main(argv.split('|')), file=sys.stderr)\n")
+    proc = run("-c", code, f"{src}|{src}", f"{garbage}|{tmp_path / 'out.pt'}", f"{truncated}|{tmp_path / 'out.pt'}")
+    out = proc.stderr.splitlines()
+    assert proc.returncode == 0 and out[1::2] == ["2", "2", "2"], proc.stderr
+    for line, named in zip(out[0::2], ("is the input checkpoint", "not a torch checkpoint", "truncated or corrupt")):
+        assert_one_error_line(line, "python -m training.export", named)
+    assert (run_folder / "checkpoint.pt").read_bytes() == before and not (tmp_path / "out.pt").exists()
