@@ -104,32 +104,23 @@ class PIMCAgent:
         legal = list(iter_cards(view.legal >> view.layout.play_offset))
         totals = dict.fromkeys(legal, 0.0)
         start = time.perf_counter()
-        memos: tuple[dict, dict] = ({}, {})  # the solvers' memos, shared within one decision
         n = 0
         for n in range(1, self.samples + 1):
-            for c, v in self._sample_values(view, legal, memos).items():
+            for c, v in self._sample_values(view, legal).items():
                 totals[c] += v
             if (self.time_limit is not None and n >= self.min_samples
                     and time.perf_counter() - start > self.time_limit):
                 break
         return {c: t / n for c, t in totals.items()}
 
-    def _sample_values(self, view: PlayerView, legal: list[int],
-                       memos: tuple[dict, dict] | None = None) -> dict[int, int]:
+    def _sample_values(self, view: PlayerView, legal: list[int]) -> dict[int, int]:
         cards, v = view.cards, view.variant
         hands, nest = sample_world(view, self.rng, trump_bias=self.trump_bias)
         nest_points = cards.count_points(nest | view.discards)
-        suit_memo, merge_memo = memos if memos is not None else ({}, {})
-        dd = DoubleDummy(cards, view.trump, nest_points, suit_memo=suit_memo, merge_memo=merge_memo)
-        trick = list(view.trick)
-        vals = dd.deepening(hands, view.leader, trick, view.trick_no, view.tricks_won[0], self.nodes)
+        dd = DoubleDummy(cards, view.trump, nest_points)
+        vals = dd.deepening(hands, view.leader, view.trick, view.trick_no, view.tricks_won[0], self.nodes)
         decl_team = view.declarer % 2
-        out = {}
-        for c in legal:
-            rep = dd.representative(hands, view.seat, c, trick)
-            team0 = view.captured[0] + vals[rep]
-            out[c] = outcome(v, decl_team, view.bid, team0, view.team)
-        return out
+        return {c: outcome(v, decl_team, view.bid, view.captured[0] + vals[c], view.team) for c in legal}
 
     def _pick(self, view: PlayerView, scores: dict[int, float]) -> int:
         best = max(scores.values())
