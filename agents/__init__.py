@@ -8,6 +8,8 @@
 | ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`, :mod:`agents.checkpoint`) |
 | ``learned``       | the shipped policy of the variant being played (``agents/policies/<variant>.pt``) |
 | ``phase:base=X;auction=Y`` | one agent per phase (:mod:`agents.phases`): auction, discard (with trump), play |
+| ``expert``        | the strongest agent: PIMC with the shipped policy's auction and policy-based inference (:mod:`agents.expert`) |
+| ``double_dummy``  | a cheating reference that sees all four hands (:mod:`agents.double_dummy`); the arena only |
 
 Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
 see :func:`make_agent`. Yes/no options take ``true``/``false``, ``yes``/``no`` or ``1``/``0``
@@ -33,7 +35,7 @@ from typing import Any
 from crowsnest_env.agent import Agent, RandomAgent
 from crowsnest_env.rules import quote
 
-SIMPLE_AGENTS = ("random", "heuristic", "pimc", "learned")
+SIMPLE_AGENTS = ("random", "heuristic", "pimc", "learned", "expert", "double_dummy")
 SPEC_PREFIXES = ("checkpoint:", "phase:")
 AGENT_NAMES = (*SIMPLE_AGENTS, "checkpoint:PATH", "phase:base=NAME;auction=NAME;discard=NAME;play=NAME")
 MAX_SPEC_DEPTH = 8
@@ -154,6 +156,14 @@ def _make_agent(spec: str, seed: int | None, **kwargs: Any) -> Agent:
         from .learned import LearnedAgent
 
         cls = LearnedAgent
+    elif name == "expert":
+        from .expert import ExpertAgent
+
+        cls = ExpertAgent
+    elif name == "double_dummy":
+        from .double_dummy import DoubleDummyAgent
+
+        cls = DoubleDummyAgent
     else:
         raise ValueError(f"unknown agent {quote(spec)}; valid names: {', '.join(AGENT_NAMES)}")
     valid = [p for p in inspect.signature(cls).parameters if p != "seed"]

@@ -76,6 +76,14 @@ class DoubleDummy:
         self.nodes = self._solver.nodes
         return _finished(out)
 
+    def values_within(self, hands: Sequence[CardSet], leader: int, trick: Sequence[int], trick_no: int,
+                      tricks0: int, node_limit: int) -> dict[int, int] | None:
+        """:meth:`values` if the search finishes within ``node_limit`` nodes, else None."""
+        out = self._solver.values(hands, leader, trick, trick_no, tricks0, self.nest_points, self.horizon,
+                                  node_limit, not self.partition)
+        self.nodes = self._solver.nodes
+        return out
+
     def solve(self, hands: Sequence[CardSet], leader: int, trick: Sequence[int], trick_no: int,
               tricks0: int) -> int:
         """Team 0's points from here to the end of the hand under best play by all seats."""

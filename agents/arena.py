@@ -135,7 +135,9 @@ def play_hand(
         seat = table.to_move
         role, name, agent = seats[seat]
         t0 = time.perf_counter()
-        action = agent.act(table.view(seat))
+        # a cheating reference (double_dummy) is handed the whole state; every other agent its seat's view
+        sees_all = getattr(agent, "act_seeing_all", None) if getattr(agent, "sees_all_hands", False) else None
+        action = sees_all(table.state) if sees_all is not None else agent.act(table.view(seat))
         clock.add(role, name, 1, time.perf_counter() - t0)
         try:
             table.step(action)

@@ -49,6 +49,15 @@ class PolicyAgent:
         if seed is not None:
             self.gen.manual_seed(int(seed) & 0x7FFF_FFFF_FFFF_FFFF)
 
+    def policy_for(self, variant: Variant) -> PolicyAgent:
+        """This policy, checked to play ``variant`` (an actor-critic: its probabilities are used)."""
+        if variant != self.variant:
+            raise ValueError(f"this agent was trained for {self.variant.name!r}, not {variant.name!r}"
+                             f"{other_rules(self.variant, variant)}")
+        if self.algo != "ppo":
+            raise ValueError(f"{self.name}: a {self.algo} network has no action probabilities to infer with")
+        return self
+
     def act(self, view: PlayerView) -> int:
         if view.variant is not self.variant and view.variant != self.variant:
             raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}"
@@ -111,6 +120,16 @@ class LearnedAgent:
             self.seed = seed
         if self.agent is not None:
             self.agent.reset(seed)
+
+    def policy_for(self, variant: Variant) -> PolicyAgent:
+        """The shipped policy of ``variant`` (loaded on first use)."""
+        agent = self.agent
+        if agent is None or agent.variant != variant:
+            if self.pinned is not None and self.pinned != variant:
+                raise ValueError(f"learned?variant={self.pinned.name} cannot play {variant.name!r}")
+            agent = self._load(variant)
+            agent.reset(self.seed)
+        return agent.policy_for(variant)
 
     def act(self, view: PlayerView) -> int:
         agent = self.agent

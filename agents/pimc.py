@@ -21,9 +21,10 @@ import math
 import numbers
 import random
 import time
+from collections.abc import Callable
 
 from crowsnest_env.agent import Agent
-from crowsnest_env.rules import Phase, PlayerView, iter_cards
+from crowsnest_env.rules import CardSet, Phase, PlayerView, iter_cards
 
 from ._eval import outcome, power
 from ._sampler import sample_world
@@ -31,16 +32,48 @@ from ._solver import DoubleDummy
 from .heuristic import HeuristicAgent, choose_card
 
 
-def _count(name: str, value: object, low: int) -> int:
+def count_option(name: str, value: object, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
         raise ValueError(f"pimc option {name} must be an integer >= {low}, got {value!r}")
     return int(value)
 
 
-def _number(name: str, value: object) -> float:
+def number_option(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise ValueError(f"pimc option {name} must be a finite number, got {value!r}")
     return float(value)
+
+
+def solve_world(view: PlayerView, hands: list[CardSet], nest_points: int, nodes: int,
+                exact_tricks: int, try_exact: bool = False) -> dict[int, int]:
+    """Each legal card's (own team's score change - other team's) in one world (all hands known):
+    an exact double-dummy solve when at most ``exact_tricks`` tricks are left (or, with
+    ``try_exact``, when one finishes within ``nodes`` search nodes), else the deepest trick horizon
+    that fits in ``nodes`` (a static estimate past it)."""
+    dd = DoubleDummy(view.cards, view.trump, nest_points)
+    args = (hands, view.leader, view.trick, view.trick_no, view.tricks_won[0])
+    left = view.variant.num_tricks - view.trick_no
+    vals = dd.values(*args) if left <= exact_tricks else dd.values_within(*args, nodes) if try_exact else None
+    if vals is None:
+        vals = dd.deepening(*args, nodes)
+    v, decl_team = view.variant, view.declarer % 2
+    off = view.layout.play_offset
+    return {c: outcome(v, decl_team, view.bid, view.captured[0] + vals[c], view.team)
+            for c in iter_cards(view.legal >> off)}
+
+
+def pick_card(view: PlayerView, scores: dict[int, float], preferred: Callable[[], int]) -> int:
+    """The card with the best score; a tie goes to ``preferred()`` (a card id) when it is among
+    the best, else to the card that gives away the fewest points and the least power."""
+    best = max(scores.values())
+    top = [c for c, s in scores.items() if s >= best - 1e-9]
+    if len(top) == 1:
+        return top[0]
+    choice = preferred()
+    if choice in top:
+        return choice
+    cards = view.cards
+    return min(top, key=lambda c: (cards.points[c], power(cards, view.trump, c), c))
 
 
 class PIMCAgent:
@@ -48,24 +81,26 @@ class PIMCAgent:
 
     name = "pimc"
 
-    def __init__(self, seed: int | None = None, samples: int = 8, nodes: int = 3000,
+    def __init__(self, seed: int | None = None, samples: int = 8, nodes: int = 3000, exact: int = 0,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
-                 from_trick: int = 0, policy: str | None = None):
+                 from_trick: int = 0, policy: str | None = None, inference: bool | str = False,
+                 temperature: float = 1.0):
         self.rng = random.Random(seed)
-        self.samples = _count("samples", samples, 1)
-        self.nodes = _count("nodes", nodes, 1)
+        self.samples = count_option("samples", samples, 1)
+        self.nodes = count_option("nodes", nodes, 1)
+        self.exact = count_option("exact", exact, 0)  # tricks left at which every world is solved exactly
         # Off by default: a wall-clock budget makes the play depend on machine load.
         if time_limit in (None, "", "none", "None"):
             self.time_limit = None
         else:
-            self.time_limit = _number("time_limit", time_limit)
+            self.time_limit = number_option("time_limit", time_limit)
             if self.time_limit <= 0:
                 raise ValueError(f"pimc option time_limit must be > 0 seconds (or none), got {time_limit!r}")
-        self.min_samples = _count("min_samples", min_samples, 1)
-        self.trump_bias = _number("trump_bias", trump_bias)
+        self.min_samples = count_option("min_samples", min_samples, 1)
+        self.trump_bias = number_option("trump_bias", trump_bias)
         if self.trump_bias < 0:
             raise ValueError(f"pimc option trump_bias must be >= 0, got {trump_bias!r}")
-        self.from_trick = _count("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
+        self.from_trick = count_option("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
         self.heuristic = HeuristicAgent(seed=seed)
         self.policy: Agent | None = None
         if policy not in (None, "", "none", "heuristic"):
@@ -75,6 +110,14 @@ class PIMCAgent:
 
             self.policy = make_agent(policy, seed=seed)
         self.guide: Agent = self.policy if self.policy is not None else self.heuristic
+        from . import parse_bool
+
+        self.inference = parse_bool("inference", inference)  # weigh worlds by the policy's likelihood
+        self.temperature = number_option("temperature", temperature)
+        if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):
+            raise ValueError("pimc option inference needs policy= a trained policy (learned or checkpoint:PATH)")
+        if self.temperature < 0:
+            raise ValueError(f"pimc option temperature must be >= 0, got {temperature!r}")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -100,36 +143,32 @@ class PIMCAgent:
         return off + self._pick(view, scores), {off + c: v for c, v in scores.items()}
 
     def card_scores(self, view: PlayerView) -> dict[int, float]:
-        """Mean (team score change - other team's) of each legal card over sampled deals."""
+        """Mean (team score change - other team's) of each legal card over sampled deals (with
+        ``inference``, weighted by how likely the policy makes the other seats' actions in each)."""
         legal = list(iter_cards(view.legal >> view.layout.play_offset))
+        worlds = [sample_world(view, self.rng, trump_bias=self.trump_bias) for _ in range(self.samples)]
+        weights = [1.0] * len(worlds)
+        if self.inference:
+            from .inference import world_log_likelihoods, world_weights
+
+            model = self.policy.policy_for(view.variant)  # type: ignore[union-attr]
+            weights = world_weights(world_log_likelihoods(view, worlds, model), self.temperature)
         totals = dict.fromkeys(legal, 0.0)
         start = time.perf_counter()
-        n = 0
-        for n in range(1, self.samples + 1):
-            for c, v in self._sample_values(view, legal).items():
-                totals[c] += v
+        mass = 0.0
+        for n, ((hands, nest), w) in enumerate(zip(worlds, weights), start=1):
+            values = solve_world(view, hands, view.cards.count_points(nest | view.discards), self.nodes, self.exact)
+            for c, v in values.items():
+                totals[c] += w * v
+            mass += w
             if (self.time_limit is not None and n >= self.min_samples
                     and time.perf_counter() - start > self.time_limit):
                 break
-        return {c: t / n for c, t in totals.items()}
-
-    def _sample_values(self, view: PlayerView, legal: list[int]) -> dict[int, int]:
-        cards, v = view.cards, view.variant
-        hands, nest = sample_world(view, self.rng, trump_bias=self.trump_bias)
-        nest_points = cards.count_points(nest | view.discards)
-        dd = DoubleDummy(cards, view.trump, nest_points)
-        vals = dd.deepening(hands, view.leader, view.trick, view.trick_no, view.tricks_won[0], self.nodes)
-        decl_team = view.declarer % 2
-        return {c: outcome(v, decl_team, view.bid, view.captured[0] + vals[c], view.team) for c in legal}
+        return {c: t / mass for c, t in totals.items()}
 
     def _pick(self, view: PlayerView, scores: dict[int, float]) -> int:
-        best = max(scores.values())
-        top = [c for c, s in scores.items() if s >= best - 1e-9]
-        if len(top) == 1:
-            return top[0]
-        preferred = (choose_card(view) if self.policy is None
-                     else self.policy.act(view) - view.layout.play_offset)
-        if preferred in top:
-            return preferred
-        cards = view.cards
-        return min(top, key=lambda c: (cards.points[c], power(cards, view.trump, c), c))
+        def preferred() -> int:
+            return (choose_card(view) if self.policy is None
+                    else self.policy.act(view) - view.layout.play_offset)
+
+        return pick_card(view, scores, preferred)

@@ -1,0 +1,124 @@
+"""Policy-based inference: weigh each sampled world by how likely a policy makes what was seen.
+
+Rebstock, Solinas, Buro and Sturtevant, "Policy-Based Inference in Trick-Taking Card Games"
+(2019): a world (the hidden hands and nest a search samples) is as plausible as the other
+seats' observed actions are under a model of how they play. Here the model is a trained policy
+(:class:`agents.learned.PolicyAgent`), and the actions weighed are every other seat's cards
+this hand and, for the seats whose whole hand the world fixes (all but a declarer who is not
+the viewer: the nest they picked up is not known), their calls in the auction. Each world is
+replayed on the rules engine from its deal; every weighed decision is encoded from that seat's
+view (the reference encoder) and scored in one batched forward pass over all worlds.
+
+A world's weight is ``exp(temperature * sum(log p))``, each ``p`` mixed with a uniform choice
+over the legal actions (``floor``) so that one surprising card cannot zero a world out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from crowsnest_env.observation import action_mask, encode_view
+from crowsnest_env.rules import NUM_SEATS, CardSet, Phase, PlayerView, State, player_view
+
+from .learned import PolicyAgent
+from .networks import masked_logits
+
+
+def replay_world(view: PlayerView, hands: list[CardSet], nest: CardSet) -> tuple[State, list[tuple[int, int]]]:
+    """The deal this world implies, and the hand's actions so far as (seat, action id).
+
+    ``hands`` are the world's current hands and ``nest`` its hidden nest (the discards, for a
+    declarer other than the viewer). A declarer's pre-nest hand is not known to the viewer; it is
+    taken to be what it kept (the nest it picked up = the cards it put back), so only its card
+    play, not its calls, is weighed (see :func:`decisions_to_weigh`).
+    """
+    played = view.played
+    discards = view.discards if view.seat == view.declarer else nest
+    start = [hands[s] | played[s] for s in range(NUM_SEATS)]
+    nest0 = discards
+    if view.declarer >= 0:
+        if view.seat == view.declarer:
+            nest0 = view.nest_seen
+            start[view.declarer] = (start[view.declarer] | discards) & ~nest0
+    state = State(view.variant, dealer=view.dealer, scores=view.scores)
+    state.deal_given(start, nest0)
+    actions: list[tuple[int, int]] = list(view.auction)
+    lay = view.layout
+    if view.declarer >= 0 and view.phase is not Phase.AUCTION:
+        actions += [(view.declarer, lay.discard_offset + c) for c in _cards(discards)]
+        if view.trump >= 0:
+            actions.append((view.declarer, lay.trump_offset + view.trump))
+    for leader, _, cards in view.tricks:
+        actions += [((leader + i) % NUM_SEATS, lay.play_offset + c) for i, c in enumerate(cards)]
+    actions += [((view.leader + i) % NUM_SEATS, lay.play_offset + c) for i, c in enumerate(view.trick)]
+    return state, actions
+
+
+def _cards(cards: CardSet) -> list[int]:
+    out = []
+    while cards:
+        low = cards & -cards
+        out.append(low.bit_length() - 1)
+        cards ^= low
+    return out
+
+
+def decisions_to_weigh(view: PlayerView, seat: int, phase: Phase) -> bool:
+    """Whether another seat's decision in ``phase`` says something the world must explain."""
+    if seat == view.seat:
+        return False
+    if phase is Phase.PLAY:
+        return True
+    # calls: only where the world fixes the caller's whole hand (not a declarer the viewer isn't)
+    return phase is Phase.AUCTION and (seat != view.declarer or view.declarer < 0)
+
+
+def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]], policy: PolicyAgent,
+                          floor: float = 0.05) -> list[float]:
+    """Sum of log p(observed action) over the other seats' weighed decisions, per world."""
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    taken: list[int] = []
+    owner: list[int] = []
+    n_actions = policy.num_actions
+    for w, (hands, nest) in enumerate(worlds):
+        state, actions = replay_world(view, hands, nest)
+        for seat, action in actions:
+            if state.to_move != seat:
+                raise ValueError(f"world {w} does not replay: seat {state.to_move} to move, {seat} acted")
+            if decisions_to_weigh(view, seat, state.phase) and state.legal_mask() & (state.legal_mask() - 1):
+                v = player_view(state, seat)
+                obs.append(encode_view(v))
+                masks.append(action_mask(v.legal, n_actions).view(bool).copy())
+                taken.append(action)
+                owner.append(w)
+            state.apply(action)
+    out = [0.0] * len(worlds)
+    if not obs:
+        return out
+    o = torch.from_numpy(np.stack(obs))
+    m = torch.from_numpy(np.stack(masks))
+    with torch.no_grad():
+        probs = torch.softmax(masked_logits(policy.model(o)[0], m), -1)
+    legal_n = m.sum(-1).to(probs.dtype)
+    p = probs[torch.arange(len(taken)), torch.tensor(taken)]
+    p = (1 - floor) * p + floor / legal_n
+    for w, lp in zip(owner, torch.log(p).tolist()):
+        out[w] += lp
+    return out
+
+
+def world_weights(log_likelihoods: list[float], temperature: float) -> list[float]:
+    """Normalised weights ``exp(temperature * ll)`` (summing to 1)."""
+    if not log_likelihoods:
+        return []
+    top = max(log_likelihoods)
+    raw = [math.exp(temperature * (ll - top)) for ll in log_likelihoods]
+    total = sum(raw)
+    return [r / total for r in raw]
+
+
+__all__ = ["decisions_to_weigh", "replay_world", "world_log_likelihoods", "world_weights"]
