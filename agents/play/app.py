@@ -90,6 +90,7 @@ class PlayApp(App[None]):
         self._timer: Any = None
         self._hold: Any = None  # a finished trick held on screen: True (until a key) or its timer
         self._hold_text = ""
+        self._done_text = ""
         self._pending: HandResult | None = None  # a scored hand whose summary is still to show
         self._failed = ""  # an agent failed mid-game: the loop stops, the table stays
         self.saved_games: list[Path] = []
@@ -136,7 +137,7 @@ class PlayApp(App[None]):
         self._stop_timers()
         while len(self.screen_stack) > 1:  # the old game's dialogs go with it
             self.pop_screen()
-        self._pending, self._failed = None, ""
+        self._pending, self._failed, self._done_text, self.hint_text = None, "", "", ""
         game, self._first_game = self._first_game, None
         if game is None:
             try:
@@ -252,21 +253,22 @@ class PlayApp(App[None]):
         st = game.state
         if self.save_path:
             game.save(self.save_path)
-        kept = ""
-        if game.finished and not self.autoplay and self.settings.keep_games and not getattr(game, "kept", False):
+        if game.finished and not self.autoplay and self.settings.keep_games and game.kept is None:
             try:
-                path = history.save_game(game.record())
+                game.kept = history.save_game(game.record())
             except OSError as exc:
+                game.kept = False
                 self.notify(f"could not keep the game in your record: {exc}", severity="error")
             else:
-                game.kept = True  # type: ignore[attr-defined]
-                self.saved_games.append(path)
-                kept = "  Kept in your record (T: stats)."
+                self.saved_games.append(game.kept)
+        kept = "  Kept in your record (T: stats)." if game.kept else ""
         if st.phase is Phase.GAME_OVER:
             who = "You win" if st.winner == game.me % 2 else "They win"
-            self.query_one("#prompt", Panel).update(f"{who} {max(st.scores)}-{min(st.scores)}.{kept}  N: new game")
+            self._done_text = f"{who} {max(st.scores)}-{min(st.scores)}.{kept}  N: new game"
         else:
-            self.query_one("#prompt", Panel).update(f"Done after {st.hand_no} hands.{kept}  N: new game")
+            hands = f"{st.hand_no} hand" + ("s" if st.hand_no != 1 else "")
+            self._done_text = f"Done after {hands}.{kept}  N: new game"
+        self.refresh_table()
         if self.autoplay:
             self.set_timer(0.2, self._shoot_and_exit)  # after the final table has been laid out
 
@@ -287,8 +289,14 @@ class PlayApp(App[None]):
             self._open(DiscardDialog(st, hand, game.deal_nest, st.variant.nest_size), self._do_discards)
         elif st.phase is Phase.TRUMP:
             self._open(TrumpDialog(st, st.hands[game.me]), lambda c: self._do_action(st.layout.trump_offset + c))
-        elif not self.hint_text:
-            self.query_one("#prompt", Panel).update("Your turn: click a card, or Left/Right and Enter")
+        else:
+            self.call_after_refresh(self._focus_a_card)
+
+    def _focus_a_card(self) -> None:
+        """The person's card play: a legal card has the focus (also after a dialog has closed)."""
+        buttons = self.query_one(HandView).legal_buttons()
+        if buttons and self.focused not in buttons and len(self.screen_stack) == 1:
+            buttons[0].focus()
 
     def _open(self, screen: Any, callback: Any) -> None:
         game = self.game
@@ -343,17 +351,26 @@ class PlayApp(App[None]):
         if self.game is not None and self.game.human_to_move() and state.phase is Phase.PLAY:
             legal_cards = state.legal_mask() >> state.layout.play_offset
         self.query_one(HandView).show(state, state.hands[me], legal_cards)
-        prompt = self.query_one("#prompt", Panel)
+        self.query_one("#prompt", Panel).update(self._prompt(state, me))
+
+    def _prompt(self, state: State, me: int) -> Text:
+        """The status line: what the person most needs to know now."""
+        game = self.game
         if self.replay is not None:
-            prompt.update(self._replay_line())
-        elif self._failed:
-            prompt.update(Text(self._failed, style="bold red"))
-        elif self._hold is not None:
-            prompt.update(Text(self._hold_text, style="bold"))
-        elif self.hint_text:
-            prompt.update(Text(self.hint_text, style="bold cyan"))
-        elif self.game is not None and not self.game.human_to_move() and not self.game.done:
-            prompt.update(Text(self.move_line(self.game.last, state, me, reveal=False), style="bold"))
+            return Text(self._replay_line())
+        if self._failed:
+            return Text(self._failed, style="bold red")
+        if self._hold is not None:
+            return Text(self._hold_text, style="bold")
+        if self.hint_text:
+            return Text(self.hint_text, style="bold cyan")
+        if game is None:
+            return Text("")
+        if game.done:
+            return Text(self._done_text, style="bold")
+        if game.human_to_move() and state.phase is Phase.PLAY:
+            return Text("Your turn: click a card, or Left/Right and Enter", style="bold")
+        return Text(self.move_line(game.last, state, me, reveal=False), style="bold")
 
     @staticmethod
     def move_line(last: tuple[int, int] | None, state: State, me: int, reveal: bool) -> str:

@@ -365,15 +365,15 @@ class StatsScreen(ModalScreen[None]):
             if self.rows:
                 table: DataTable = DataTable(id="stats", zebra_stripes=True, cursor_type="none")
                 table.can_focus = False
-                table.add_columns("rules", "level", "games", "won", "hands", "declared", "made",
-                                  "points/hand", "score/hand")
+                table.add_columns("rules", "level", "games", "won", "hands", "decl", "made", "pts/hand",
+                                  "score/hand")
                 for r in self.rows:
                     made = "-" if r.made_rate is None else f"{r.made_rate:.0%}"
                     table.add_row(r.variant, level_title(r.level), str(r.games), str(r.won), str(r.hands),
                                   str(r.declared), made, f"{r.points_per_hand:+.1f}", f"{r.score_per_hand:+.1f}")
                 yield table
-                yield Static("declared: hands you won the bid; made: of those, made. points/hand: points "
-                             "captured, your team minus theirs; score/hand: score change, likewise.", classes="note")
+                yield Static("decl: hands you won the bid; made: of those, made. pts/hand: points captured, "
+                             "your team minus theirs, per hand; score/hand: score change, likewise.", classes="note")
             else:
                 yield Static("No finished games yet. Every finished game is saved here"
                              + ("." if self.keeping else " when 'Keep finished games' is on (Settings)."))

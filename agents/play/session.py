@@ -12,6 +12,7 @@ import json
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from crowsnest_env import record as record_mod
@@ -151,6 +152,7 @@ class Game:
         self.trick_done = False  # the last step finished a trick
         self.events: list[HandResult] = []
         self.started = time.time()
+        self.kept: Path | bool | None = None  # where the finished game went in the record (False: it failed)
 
     @property
     def state(self) -> State:

@@ -17,7 +17,7 @@ CSS = f"""
 #north {{ height: 4; content-align: center middle; text-align: center; width: 100%; }}
 .-short #north {{ height: 3; }}
 #middle {{ height: 1fr; align: center middle; }}
-#west, #east {{ width: 24; height: 100%; max-height: 25; content-align: center middle; }}
+#west, #east {{ width: 20; height: 100%; max-height: 25; content-align: center middle; }}
 .-narrow #west, .-narrow #east {{ width: 15; }}
 .-short #west, .-short #east {{ content-align: center top; padding-top: 1; }}
 #trick {{ width: 1fr; max-width: 64; height: 100%; max-height: 25; content-align: center middle;
@@ -37,6 +37,7 @@ CSS = f"""
 .card.trump {{ outline: round gold; }}
 .card:focus {{ outline: round white; text-style: bold reverse; }}
 .card.hinted, Button.hinted {{ outline: round cyan; }}
+Button.hinted.-textual-compact {{ outline: none; background: $accent; color: $text; }}
 .card.illegal {{ tint: $background 60%; text-style: strike; }}
 .card.chosen {{ outline: round lime; text-style: bold underline; }}
 .card.from-nest {{ text-style: italic bold; }}
@@ -59,7 +60,7 @@ CSS = f"""
 .hintline {{ color: $accent; width: 100%; height: auto; }}
 #discards {{ grid-size: 10; grid-columns: 7; grid-rows: 3; grid-gutter: 1 0; height: auto; margin-bottom: 1; }}
 #discards.compact {{ grid-size: 8; grid-columns: 6; grid-rows: 1; grid-gutter: 1 0; margin-bottom: 0; }}
-#discards.compact .card {{ height: 1; min-width: 5; }}
+#discards.compact .card {{ height: 1; width: 100%; min-width: 5; }}
 #discards.compact .card:focus {{ outline: none; text-style: bold reverse; }}
 #discards.compact .card.chosen {{ outline: none; text-style: bold underline; tint: white 25%; }}
 .row {{ height: auto; width: 100%; }}

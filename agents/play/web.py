@@ -4,7 +4,9 @@ textual-serve starts ``crowsnest-play`` (without ``--web``) for each websocket. 
 textual-serve's with its process handling made strict, so that no app process outlives its tab:
 
 - the websocket is pinged every :data:`HEARTBEAT` seconds, so a browser that vanishes without
-  closing (a killed browser, a lost network, a page left) is noticed within seconds;
+  closing (a killed browser, a lost network) is noticed within seconds;
+- the page is sent with ``Cache-Control: no-store``, so a page left is unloaded and its
+  websocket closed, not kept alive in the browser's back-forward cache;
 - when a tab's websocket closes, its app is asked to quit and, if it has not ended within
   :data:`QUIT_WAIT` seconds (busy, or blocked writing to a pipe nobody reads), it is terminated
   and then killed;
@@ -23,6 +25,10 @@ import logging
 import os
 import shlex
 import sys
+
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
 
 from .cli import SERVER_PID_ENV
 
@@ -49,56 +55,66 @@ def app_command(argv: list[str]) -> str:
     return "exec " + " ".join(shlex.quote(x) for x in [sys.executable, "-m", "agents.play", *rest])
 
 
-def make_server(command: str, host: str, port: int):
-    """A textual-serve ``Server`` whose app processes end with their websocket."""
-    from aiohttp import web
-    from textual_serve.app_service import AppService
-    from textual_serve.server import Server, to_int
+class TabApp(AppService):
+    """One tab's app process; :meth:`stop` ends it for certain (quit, then terminate, then kill)."""
 
-    class TabApp(AppService):
-        async def stop(self) -> None:
-            process = self._process
+    async def stop(self) -> None:
+        process = self._process
+        try:
+            await asyncio.wait_for(super().stop(), QUIT_WAIT)
+        except (TimeoutError, OSError, RuntimeError):
+            pass
+        if process is None or process.returncode is not None:
+            return
+        for signal_process in (process.terminate, process.kill):
             try:
-                await asyncio.wait_for(super().stop(), QUIT_WAIT)
-            except (TimeoutError, OSError, RuntimeError):
-                pass
-            if process is None or process.returncode is not None:
+                await asyncio.wait_for(process.wait(), QUIT_WAIT)
                 return
-            for signal_process in (process.terminate, process.kill):
+            except TimeoutError:
+                log.warning("app process %s did not quit; stopping it", process.pid)
                 try:
-                    await asyncio.wait_for(process.wait(), QUIT_WAIT)
+                    signal_process()
+                except ProcessLookupError:
                     return
-                except TimeoutError:
-                    log.warning("app process %s did not quit; stopping it", process.pid)
-                    try:
-                        signal_process()
-                    except ProcessLookupError:
-                        return
-            await process.wait()
+        await process.wait()
 
-    class PlayServer(Server):
-        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-            websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
-            width = to_int(request.query.get("width", "80"), 80)
-            height = to_int(request.query.get("height", "24"), 24)
-            app_service: TabApp | None = None
-            try:
-                await websocket.prepare(request)
-                app_service = TabApp(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-                                     close=websocket.close,  # type: ignore[arg-type]  # as textual-serve
-                                     download_manager=self.download_manager,
-                                     debug=self.debug)
-                await app_service.start(width, height)
-                await self._process_messages(websocket, app_service)
-            except asyncio.CancelledError:
-                await websocket.close()
-            except Exception as error:  # noqa: BLE001 - as textual-serve: log, then stop the app
-                log.exception(error)
-            finally:
-                if app_service is not None:
-                    await asyncio.shield(app_service.stop())
-            return websocket
 
+async def _no_store(request: web.Request, response: web.StreamResponse) -> None:
+    if request.path == "/":  # a page left is unloaded (not kept in the back-forward cache, socket open)
+        response.headers["Cache-Control"] = "no-store"
+
+
+class PlayServer(Server):
+    """textual-serve's server with :class:`TabApp` processes and the heartbeat and cache rules above."""
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        app.on_response_prepare.append(_no_store)
+        return app
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT)
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
+        app_service: TabApp | None = None
+        try:
+            await websocket.prepare(request)
+            app_service = TabApp(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                 close=websocket.close,  # type: ignore[arg-type]  # as textual-serve
+                                 download_manager=self.download_manager, debug=self.debug)
+            await app_service.start(width, height)
+            await self._process_messages(websocket, app_service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # noqa: BLE001 - as textual-serve: log, then stop the app
+            log.exception(error)
+        finally:
+            if app_service is not None:
+                await asyncio.shield(app_service.stop())
+        return websocket
+
+
+def make_server(command: str, host: str, port: int) -> PlayServer:
     return PlayServer(command, host=host, port=port, title="CrowsNest")
 
 

@@ -77,6 +77,7 @@ class CardButton(Button):
                          classes=f"{cls} {classes}".strip(), disabled=disabled)
         self.card = card
         self.active_effect_duration = 0  # the card leaves the hand at once; no press flash
+        self.styles.line_pad = 0  # Button pads its label by 1 (CSS cannot say 0): cards are narrow
 
 
 class HandView(Horizontal):
@@ -189,26 +190,31 @@ class TrickView(Panel):
         state, me, last = self._args
         cards: list[int | None] = [None] * NUM_SEATS
         note = ""
+        narrow = self.content_size.width < 30  # seat names without their numbers
+
+        def who(seat: int) -> str:
+            return SEAT_NAMES[(seat - me) % NUM_SEATS] if narrow else seat_label(seat, me)
+
         if state.trick:
             for i, c in enumerate(state.trick):
                 cards[(state.leader + i) % NUM_SEATS] = c
-            note = f"trick {state.trick_no + 1}: {seat_label(state.leader, me)} led"
+            note = f"trick {state.trick_no + 1}: {who(state.leader)} led"
         elif state.tricks:
             leader, winner, played = state.tricks[-1]
             for i, c in enumerate(played):
                 cards[(leader + i) % NUM_SEATS] = c
-            note = f"trick {len(state.tricks)} won by {seat_label(winner, me)}"
+            note = f"trick {len(state.tricks)} won by {who(winner)}"
         elif last is not None and last.hand_no == state.hand_no - 1 and (
                 state.phase in (Phase.DEAL, Phase.GAME_OVER) or (state.phase is Phase.AUCTION and not state.auction)):
             # the hand's last trick, until the next hand's first bid (the table has dealt it already)
             for i, c in enumerate(last.cards):
                 cards[(last.leader + i) % NUM_SEATS] = c
-            note = f"trick {last.number} won by {seat_label(last.winner, me)}"
+            note = f"trick {last.number} won by {who(last.winner)}"
         elif state.phase is Phase.PLAY:
-            note = f"{seat_label(state.to_move, me)} to lead"
+            note = f"{who(state.to_move)} to lead"
         slot = {off: cards[(me + off) % NUM_SEATS] for off in range(NUM_SEATS)}
         size = self.content_size
-        if size.height >= 17 and size.width >= 30:
+        if size.height >= 17 and size.width >= 40:
             return self._blocks(state, slot, note)
         wide = size.width >= 34
         spaced = size.height >= 9
@@ -276,13 +282,11 @@ class SidePanel(Panel):
         state, me = self._args
         v, us, them = state.variant, me % 2, 1 - me % 2
         playing = state.phase <= Phase.PLAY
-        head: list[Text] = [Text(f"{v.name}  hand {state.hand_no + int(playing)}" + ("" if playing else " (scored)"),
-                                 style="bold")]
-        score = Text()
+        head: list[Text] = [Text(f"{v.name}, to {v.target}", style="bold")]
+        score = Text(f"hand {state.hand_no + int(playing)}: ")
         score.append(f"us {state.scores[us]}", style="bold green")
         score.append(" / ")
         score.append(f"them {state.scores[them]}", style="bold red")
-        score.append(f" (to {v.target})")
         head += [score, Text("")]
         if state.declarer >= 0:
             line = Text(f"{SEAT_NAMES[(state.declarer - me) % NUM_SEATS]} bid {state.bid}")

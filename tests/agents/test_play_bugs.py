@@ -465,3 +465,34 @@ def test_the_probe_reaches_every_phase():
         assert phases == ([Phase.AUCTION, Phase.DISCARD, Phase.TRUMP, Phase.PLAY] if v.has_nest
                           else [Phase.AUCTION, Phase.TRUMP, Phase.PLAY]), name
         assert all(view.legal and view.seat == view.to_move for view in probe_views(v))
+
+
+def test_bug9_an_app_that_will_not_quit_is_stopped(monkeypatch):
+    """The app process of a closed tab that ignores the quit message and SIGTERM (busy, 100% CPU) is
+    killed: textual-serve alone waited for it for ever."""
+    import sys
+    import time
+
+    from textual_serve.download_manager import DownloadManager
+
+    from agents.play import web
+
+    monkeypatch.setattr(web, "QUIT_WAIT", 0.5)
+    stubborn = (f"exec {sys.executable} -c 'import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                "while True: pass'")
+
+    async def nothing(*_: object) -> None:
+        return None
+
+    async def run() -> tuple[int | None, float]:
+        tab = web.TabApp(stubborn, write_bytes=nothing, write_str=nothing, close=nothing,
+                         download_manager=DownloadManager())
+        await tab.start(80, 24)
+        await asyncio.sleep(0.3)
+        assert tab._process.returncode is None
+        start = time.monotonic()
+        await tab.stop()
+        return tab._process.returncode, time.monotonic() - start
+
+    code, took = asyncio.run(run())
+    assert code == -9 and took < 3

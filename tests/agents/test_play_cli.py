@@ -122,7 +122,7 @@ def test_autoplay_plays_a_hand_and_writes_the_final_table(tmp_path):
     record = tmp_path / "game.json"
     main(["--autoplay", "--hands", "1", "--seed", "3", "--screenshot", str(shot), "--save", str(record)])
     svg = shot.read_text()
-    assert svg.startswith("<svg") and "scored" in svg and "won&#160;by" in svg
+    assert svg.startswith("<svg") and "last&#160;hand:" in svg and "won&#160;by" in svg
     from agents.play.session import load_record
 
     rec = load_record(str(record))
