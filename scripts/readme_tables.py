@@ -166,6 +166,28 @@ def ppo(results: Path) -> list[str]:
     ]
 
 
+@table("levels")
+def levels(results: Path) -> list[str]:
+    """The play app's levels (agents/play/levels.py, the one table of level -> agent) with the
+    measured strength of each agent: the level's own figure from its arena or training JSON."""
+    sys.path.insert(0, str(ROOT))
+    from agents.play.levels import LEVELS
+
+    strength = {
+        "easy": ("`heuristic`", pairing(results, "easy_vs_heuristic_crowsnest.json")),
+        "normal": ("`random`", pairing(results, "heuristic_vs_random_crowsnest.json")),
+        "hard": ("`heuristic`", pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
+        "expert": ("`pimc`", pairing(results, "pimc_policy_learned_vs_pimc_crowsnest.json")),
+    }
+    if set(strength) != set(LEVELS):
+        raise SystemExit(f"readme_tables: levels table knows {sorted(strength)}, the app has {sorted(LEVELS)}")
+    lines = ["| level | agent | what it is | crowsnest: adp against | deals | adp |", "|---|---|---|---|---:|---|"]
+    for name, lv in LEVELS.items():
+        b, p = strength[name]
+        lines.append(cells(lv.title, f"`{lv.agent}`", lv.about, b, p["deals"], adp(p)))
+    return lines
+
+
 # ------------------------------------------------------------------------------------- driver
 def render(text: str, results: Path = RESULTS, tables: dict[str, TableFn] | None = None) -> str:
     """``text`` with every table block rewritten; SystemExit naming a block with no writer, or a

@@ -7,10 +7,8 @@
 | Hard | ``learned``: the shipped self-play policy of the rule set (``agents/policies/<variant>.pt``) |
 | Expert | ``pimc?policy=learned``: the policy bids, discards and names trump; PIMC search plays the cards |
 
-How strong (crowsnest, duplicate deals, adp, 95% interval): Easy -42.2 [-47.5, -36.9] against the
-heuristic (300 deals, seed 0: ``docs/results/easy_vs_heuristic_crowsnest.json``); Hard +10.1
-[+7.5, +12.7] against the heuristic; Expert +12.6 [+5.3, +19.8] against ``pimc``, which is itself
-+8.7 [+7.2, +10.2] against the heuristic (the README's figures).
+How strong each is (duplicate deals, from the JSON in ``docs/results/``): the README's Play
+section, whose table ``scripts/readme_tables.py`` writes from this one.
 
 Hard and Expert need a shipped policy for the rule set; where there is none (today
 ``crowsnest_nocrow`` and ``tournament_nocrow``) the table is refused before the game starts,

@@ -173,6 +173,8 @@ class SeatPanel(Panel):
             lines.append(Text("  " + hand_text(state, state.hands[seat]), style="dim"))
         if self.id == "north":  # one wide row: two lines of the seat's facts
             lines = [Text("   ").join(lines[:2]), Text("   ").join(lines[2:])]
+        else:  # the same height left and right, so both seats' names sit on one row
+            lines += [Text("")] * (6 - len(lines))
         self.update(Text("\n").join(lines))
 
 
