@@ -1,4 +1,7 @@
-"""Game records: variant, options, deals and actions as JSON, replayable to the identical state."""
+"""Game records: variant, options, deals and actions as JSON, replayable to the identical state.
+
+Other top-level keys are kept and ignored by :func:`replay` (the play app adds ``players``: the
+agent of each seat, ``human`` for the person)."""
 
 from __future__ import annotations
 

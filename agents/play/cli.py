@@ -112,6 +112,13 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--hands must be at least 1")
     if args.screenshot and not args.autoplay:
         parser.error("--screenshot needs --autoplay")
+    if args.replay:
+        try:
+            record = load_record(args.replay)
+        except ValueError as exc:
+            parser.error(first_line(exc))
+    elif args.web:
+        first_game(args, parser)  # a table that cannot be laid is an error here, not in every browser tab
     if args.web:
         from .web import serve
 
@@ -125,16 +132,16 @@ def main(argv: list[str] | None = None) -> None:
     server = os.environ.get(SERVER_PID_ENV)
     server_pid = int(server) if server and server.isdigit() else None
     if args.replay:
-        try:
-            record = load_record(args.replay)
-        except ValueError as exc:
-            parser.error(first_line(exc))
-        PlayApp(Settings(seat=args.seat or 0), replay=record, persist=False, server_pid=server_pid).run()
+        players = record.get("players")
+        seat = args.seat if args.seat is not None else players.get("human") if isinstance(players, dict) else 0
+        seat = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < NUM_SEATS else 0
+        PlayApp(Settings(seat=seat), replay=record, persist=False, server_pid=server_pid).run()
         return
     settings, game, notices = first_game(args, parser)
+    # a browser tab's choices do not rewrite the server's saved settings
     app = PlayApp(settings, seed=args.seed, max_hands=args.hands, autoplay=args.autoplay, game=game,
-                  screenshot=args.screenshot, save_path=args.save, persist=not args.autoplay, notices=notices,
-                  server_pid=server_pid)
+                  screenshot=args.screenshot, save_path=args.save, notices=notices, server_pid=server_pid,
+                  persist=not args.autoplay and server_pid is None)
     if args.autoplay:
         app.run(headless=True, size=(120, 36))
     else:

@@ -25,10 +25,11 @@ class Level:
     title: str
     agent: str
     about: str
+    hint: str | None = None  # who gives the H hints when not the level's agent (a random card is no hint)
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("Easy", "phase:base=heuristic;play=random", "sensible bids, random card play"),
+    "easy": Level("Easy", "phase:base=heuristic;play=random", "sensible bids, random card play", hint="heuristic"),
     "normal": Level("Normal", "heuristic", "the rule-based computer player"),
     "hard": Level("Hard", "learned", "the shipped self-play policy of the rule set"),
     "expert": Level("Expert", "pimc?policy=learned", "the policy's bidding, PIMC search in the play (slower)"),

@@ -206,9 +206,9 @@ class Game:
         return self.step(self.agents[seat].act(self.table.view(seat)))
 
     def hint(self) -> Hint:
-        """What a fresh copy of the partner's agent would play in the person's seat now."""
+        """What a fresh copy of the partner's agent (Easy: Normal's) would play in the person's seat now."""
         view = self.table.view(self.me)
-        spec = self.settings.agent_for(True)
+        spec = self.settings.hint_agent()
         agent = build_agent(spec, self.variant, self.seed + len(self.table.record()["actions"]))
         explain = getattr(agent, "explain", None)
         if explain is not None:

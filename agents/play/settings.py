@@ -78,6 +78,10 @@ class Settings:
         """The agent name of the partner's seat (``partner=True``) or of an opponent's."""
         return (self.partner if partner else self.opponents) or level_agent(self.level)
 
+    def hint_agent(self) -> str:
+        """Who gives the hints: the partner's agent (the level's may name a better one)."""
+        return self.partner or LEVELS[self.level].hint or level_agent(self.level)
+
     def label_for(self, partner: bool) -> str:
         """How a computer seat is shown: the level (``Normal``), or the agent named for it."""
         own = self.partner if partner else self.opponents

@@ -128,3 +128,34 @@ def test_autoplay_plays_a_hand_and_writes_the_final_table(tmp_path):
     rec = load_record(str(record))
     assert rec["options"]["max_hands"] == 1 and len(rec["deals"]) >= 1
     assert not (tmp_path / "config" / "crowsnest" / "settings.json").exists()  # autoplay leaves settings alone
+
+
+def test_web_refuses_a_table_that_cannot_be_laid_before_serving(capsys, monkeypatch):
+    import agents.play.web as web
+
+    monkeypatch.setattr(web, "serve", lambda *a: pytest.fail("served a table that cannot be laid"))
+    err = run_error(capsys, ["--web", "--variant", "crowsnest_nocrow", "--level", "hard"])
+    assert "Hard (learned) cannot play crowsnest_nocrow" in err
+
+
+def test_replay_sits_you_where_you_played(tmp_path, monkeypatch):
+    from agents import make_agent
+    from agents.play import app as app_mod
+    from agents.play.session import Game
+    from agents.play.settings import Settings
+
+    game = Game(Settings(seat=2, speed=0), seed=3, max_hands=1)
+    me = make_agent("heuristic", seed=0)  # in the person's seat
+    while not game.done:
+        if game.human_to_move():
+            game.step(me.act(game.table.view(2)))
+        else:
+            game.agent_step()
+    path = tmp_path / "mine.json"
+    game.save(str(path))
+    seen = {}
+    monkeypatch.setattr(app_mod.PlayApp, "run", lambda self, **kw: seen.update(seat=self.replay.me))
+    main(["--replay", str(path)])
+    assert seen["seat"] == 2
+    main(["--replay", str(path), "--seat", "1"])
+    assert seen["seat"] == 1

@@ -127,3 +127,14 @@ def test_stats_add_up_by_rules_and_level(tmp_path):
     assert row.points_per_hand == pytest.approx(sum(r.points[a] - r.points[b] for a, b, r in us) / 6)
     assert row.score_per_hand == pytest.approx(sum(r.score_change[a] - r.score_change[b] for a, b, r in us) / 6)
     assert row.won == sum(g.state.winner == g.me % 2 for g in games[:2])
+
+
+def test_easy_hints_come_from_normal():
+    """A random card is no hint: at Easy the hints are the Normal player's."""
+    game = Game(Settings(level="easy"), seed=1)
+    assert game.settings.hint_agent() == "heuristic"
+    assert Game(Settings(level="hard"), seed=1).settings.hint_agent() == "learned"
+    assert Game(Settings(level="easy", partner="pimc"), seed=1).settings.hint_agent() == "pimc"
+    while not game.human_to_move():
+        game.agent_step()
+    assert game.hint().agent == "heuristic"
