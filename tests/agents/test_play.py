@@ -27,8 +27,18 @@ def make_app(variant: str = "crowsnest", crow: bool = True, seed: int = 1, max_h
     return PlayApp(settings, seed=seed, max_hands=max_hands, persist=False)
 
 
+async def started(app: PlayApp, pilot) -> None:
+    """Wait for the app's first game (built once the first frame is on screen)."""
+    for _ in range(500):
+        if app.game is not None:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never started a game")
+
+
 async def play_turn(app: PlayApp, pilot) -> str:
     """Make the person's move with the UI's own controls; what kind of move it was."""
+    await started(app, pilot)
     screen = app.screen
     for _ in range(50):  # a dialog just pushed may not have composed and laid out its buttons yet
         if screen is app.screen_stack[0] or any(b.region.area for b in screen.query("Button")):
@@ -67,7 +77,7 @@ async def play_turn(app: PlayApp, pilot) -> str:
 
 async def play_hand(app: PlayApp, pilot) -> list[str]:
     moves: list[str] = []
-    await pilot.pause()
+    await started(app, pilot)
     for _ in range(60):
         if app.game.done and not isinstance(app.screen, SummaryScreen):
             break
@@ -107,7 +117,7 @@ def test_left_right_move_among_legal_cards_only():
     async def run():
         app = make_app("crowsnest", seed=1)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await started(app, pilot)
             while app.game.state.phase is not Phase.PLAY or len(app.query_one(HandView).legal_buttons()) < 2:
                 await play_turn(app, pilot)
                 await pilot.pause()

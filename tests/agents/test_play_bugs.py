@@ -27,7 +27,7 @@ from agents.play.settings import Settings
 from agents.play.widgets import CardButton, HandView
 from crowsnest_env import replay
 from crowsnest_env.rules import Phase
-from tests.agents.test_play import make_app, play_turn
+from tests.agents.test_play import make_app, play_turn, started
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +46,7 @@ async def until(pilot, condition, what: str, pauses: int = 400, delay: float = 0
 
 async def to_my_card_play(app, pilot, min_trick: int = 0) -> None:
     """Play (bidding the top) until it is the person's turn to play a card in trick >= min_trick."""
-    await pilot.pause()
+    await started(app, pilot)
     for _ in range(80):
         g = app.game
         if g.state.phase is Phase.PLAY and g.human_to_move() and g.state.trick_no >= min_trick \
@@ -103,7 +103,7 @@ def test_bug2_other_seats_discards_never_show():
             prompt = app.query_one("#prompt")
             update = prompt.update
             prompt.update = lambda text: (shown.append(str(text)), update(text))[1]
-            await pilot.pause()
+            await started(app, pilot)
             for _ in range(300):  # the person passes every bid: an AI declares and discards
                 g = app.game
                 if g.state.phase is Phase.PLAY:
@@ -149,10 +149,10 @@ def test_bug3_small_terminals_show_the_whole_table(size):
     async def run():
         app = make_app(seed=1)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, BidDialog), "the bid dialog")
             screen = app.screen
-            assert isinstance(screen, BidDialog)
-            await until(pilot, lambda: screen.query("#pass"), "the bid dialog")
+            await until(pilot, lambda: screen.query("#pass") and all(b.region.area for b in screen.query("Button")),
+                        "the bid dialog laid out")
             full = app.screen.region
             for b in screen.query("Button"):
                 assert full.contains_region(b.region) and b.region.area > 0, b.id
@@ -170,7 +170,8 @@ def test_bug3_small_terminals_show_the_whole_table(size):
                 await play_turn(app, pilot)
                 await pilot.pause()
             summary = app.screen
-            await until(pilot, lambda: summary.query("#continue"), "the summary")
+            await until(pilot, lambda: summary.query("#continue") and summary.query_one("#continue").region.area,
+                        "the summary laid out")
             cont = summary.query_one("#continue")
             assert full.contains_region(cont.region) and cont.region.area > 0
             box = summary.query_one(".box")
@@ -250,7 +251,7 @@ def test_bug6_a_trick_can_be_held_until_a_key_or_a_delay(pause):
     async def run():
         app = make_app(seed=1, trick_pause=pause, speed=0.01)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
+            await started(app, pilot)
             for _ in range(400):  # play until a trick ends with a computer player to lead next
                 if app._hold is not None:
                     break
@@ -352,7 +353,8 @@ def test_bug8_dialogs_leave_the_right_seat_and_the_auction_in_sight(size):
         app = make_app(seed=1)
         async with app.run_test(size=size) as pilot:
             await until(pilot, lambda: isinstance(app.screen, BidDialog), "the bid dialog")
-            await pilot.pause(0.1)
+            await until(pilot, lambda: app.screen.query(".box") and app.screen.query_one(".box").region.area
+                        and app.screen_stack[0].query_one("#east").region.area, "the dialog laid out")
             box = app.screen.query_one(".box").region
             table = app.screen_stack[0]
             rows = {row: text for row, text in text_rows(table.query_one("#east"))}

@@ -10,7 +10,7 @@ import pytest
 from agents import make_agent
 from agents.play import history
 from agents.play.levels import DEFAULT_LEVEL, LEVELS, level_agent
-from agents.play.screens import StatsScreen, SummaryScreen
+from agents.play.screens import BidDialog, StatsScreen, SummaryScreen
 from agents.play.session import Game
 from agents.play.settings import Settings
 from crowsnest_env import replay
@@ -50,8 +50,7 @@ def test_the_seat_labels_show_the_level():
     async def run():
         app = make_app(seed=1, level="easy")
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await pilot.pause()
+            await until(pilot, lambda: isinstance(app.screen, BidDialog), "the table")
             for wid in ("#north", "#west", "#east"):
                 assert "Easy" in str(app.query_one(wid).render())
     asyncio.run(run())

@@ -8,7 +8,7 @@ from agents.play.app import PlayApp
 from agents.play.screens import DiscardDialog, SummaryScreen
 from agents.play.settings import Settings
 from crowsnest_env.rules import Phase
-from tests.agents.test_play import play_turn
+from tests.agents.test_play import play_turn, started
 
 SIZE = (120, 36)
 
@@ -29,7 +29,7 @@ def test_bid_dialog(snap_compare):
 
 async def play_three_tricks(pilot):
     a = pilot.app
-    await pilot.pause()
+    await started(a, pilot)
     while a.game.state.phase is not Phase.PLAY or a.game.state.trick_no < 3 or not a.game.human_to_move():
         await play_turn(a, pilot)
         await pilot.pause()
@@ -37,7 +37,7 @@ async def play_three_tricks(pilot):
 
 
 async def to_the_nest(pilot):
-    await pilot.pause()
+    await started(pilot.app, pilot)
     while not isinstance(pilot.app.screen, DiscardDialog):
         await play_turn(pilot.app, pilot)
         await pilot.pause()
@@ -45,7 +45,7 @@ async def to_the_nest(pilot):
 
 
 async def play_out(pilot):
-    await pilot.pause()
+    await started(pilot.app, pilot)
     while not isinstance(pilot.app.screen, SummaryScreen):
         await play_turn(pilot.app, pilot)
         await pilot.pause()
