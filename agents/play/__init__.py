@@ -5,7 +5,8 @@
 | :mod:`.cli` | the command line (``main``): play, ``--autoplay --screenshot``, ``--replay``, ``--web`` |
 | :mod:`.web` | ``--web``: textual-serve, with no app process outliving its browser tab |
 | :mod:`.app` | the Textual app: table, turn loop, hints, last trick, save |
-| :mod:`.screens` | bid, discard and trump dialogs; hand summary; last trick; rules; settings; stats |
+| :mod:`.dialogs` | the person's dialogs: bid, nest discard, trump; the last trick; the new-game question |
+| :mod:`.screens` | hand summary; rules; settings; stats |
 | :mod:`.widgets` | cards, hand, trick, seats, side panel (laid out for 80x24 up) |
 | :mod:`.session` | the game without UI: a ``Table``, agents built and checked on the rules, hints, replay |
 | :mod:`.levels` | the difficulty levels: level -> agent, one table |

@@ -23,18 +23,8 @@ from textual.widgets import Button, Header
 from crowsnest_env.rules import NUM_SEATS, HandResult, Phase, State
 
 from . import history
-from .screens import (
-    BidDialog,
-    ConfirmScreen,
-    DiscardDialog,
-    GameDialog,
-    LastTrickScreen,
-    RulesScreen,
-    SettingsScreen,
-    StatsScreen,
-    SummaryScreen,
-    TrumpDialog,
-)
+from .dialogs import BidDialog, ConfirmScreen, DiscardDialog, GameDialog, LastTrickScreen, TrumpDialog
+from .screens import RulesScreen, SettingsScreen, StatsScreen, SummaryScreen
 from .session import Game, Replay, first_line, seat_label
 from .settings import Settings, save_settings
 from .styles import CSS

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from agents.play.app import PlayApp
-from agents.play.screens import BidDialog, DiscardDialog, SettingsScreen, SummaryScreen, TrumpDialog
+from agents.play.dialogs import BidDialog, DiscardDialog, TrumpDialog
+from agents.play.screens import SettingsScreen, SummaryScreen
 from agents.play.settings import Settings
 from agents.play.widgets import HandView
 from crowsnest_env.rules import VARIANTS, Phase

@@ -13,15 +13,8 @@ import json
 import pytest
 
 from agents.play.app import PlayApp
-from agents.play.screens import (
-    BidDialog,
-    ConfirmScreen,
-    DiscardDialog,
-    LastTrickScreen,
-    RulesScreen,
-    SettingsScreen,
-    SummaryScreen,
-)
+from agents.play.dialogs import BidDialog, ConfirmScreen, DiscardDialog, LastTrickScreen
+from agents.play.screens import RulesScreen, SettingsScreen, SummaryScreen
 from agents.play.session import Game, load_record
 from agents.play.settings import Settings
 from agents.play.widgets import CardButton, HandView

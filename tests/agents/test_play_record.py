@@ -9,8 +9,9 @@ import pytest
 
 from agents import make_agent
 from agents.play import history
+from agents.play.dialogs import BidDialog
 from agents.play.levels import DEFAULT_LEVEL, LEVELS, level_agent
-from agents.play.screens import BidDialog, StatsScreen, SummaryScreen
+from agents.play.screens import StatsScreen, SummaryScreen
 from agents.play.session import Game
 from agents.play.settings import Settings
 from crowsnest_env import replay

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents.play.app import PlayApp
-from agents.play.screens import DiscardDialog, SummaryScreen
+from agents.play.dialogs import DiscardDialog
+from agents.play.screens import SummaryScreen
 from agents.play.settings import Settings
 from crowsnest_env.rules import Phase
 from tests.agents.test_play import play_turn, started
