@@ -205,14 +205,13 @@ class PlayApp(App[None]):
             self._pending = result
         game = self.game
         assert game is not None
-        pause = self.settings.trick_pause
-        if self.autoplay or pause == 0 or not game.trick_done:
+        pause, trick = self.settings.trick_pause, game.last_trick
+        if self.autoplay or pause == 0 or not game.trick_done or trick is None:
             return
         if result is None and game.human_to_move():
             return  # the person leads next: the trick stays until they play
         self._hold = True if pause is None else self.set_timer(pause, self._release_trick)
-        self._hold_text = (f"Trick {game.last_trick.number} won by "  # type: ignore[union-attr]
-                           f"{seat_label(game.last_trick.winner, game.me)}: any key goes on"  # type: ignore[union-attr]
+        self._hold_text = (f"Trick {trick.number} won by {seat_label(trick.winner, game.me)}: any key goes on"
                            + ("" if pause is None else f" (or wait {pause:g} s)"))
         self.refresh_table()
 
