@@ -12,7 +12,7 @@ for agent in env.agent_iter():
 
 | | |
 |---|---|
-| Import | ``crowsnest_env.env(variant=..., crow=True, episode="game", reward="score", render_mode=None, max_hands=None, max_redeals=100)`` |
+| Import | ``crowsnest_env.env(variant=..., crow=True, episode="game", reward="score", render_mode=None, max_hands=100, max_redeals=100)`` |
 | Actions | Discrete (98 in crowsnest; per variant, see Actions) |
 | Parallel API | No |
 | Manual control | ``crowsnest-play`` |
@@ -29,8 +29,10 @@ for agent in env.agent_iter():
 - ``episode``: ``"game"`` plays hands until a team reaches the target (300; a tie at or above
   it plays another hand); ``"hand"`` ends after one scored hand.
 - ``reward``: ``"score"`` (see Rewards) or ``"win"``.
-- ``max_hands``: optional safety cap; the episode is *truncated* after that many scored hands
-  (random play may never reach 300). All-pass redeals are not hands.
+- ``max_hands``: scored hands before the episode is *truncated* (default 100, :data:`DEFAULT_MAX_HANDS`;
+  ``None``: no cap). Totals have no floor (RULES R7), so random bidding drives both teams far below
+  zero and such a game would never reach 300; games between players that mean to win end within
+  20 hands. All-pass redeals are not hands (``max_redeals`` caps them).
 - ``max_redeals``: all-pass deals in a row before the episode is *truncated* (default 100;
   ``None``: unlimited, as RULES R4 allows).
 - ``render_mode``: ``"ansi"`` returns a text table (all four hands face up), ``"human"`` prints it.
@@ -81,6 +83,9 @@ starts from a given position; bad options raise ``ValueError`` saying what is wr
 
 ## Version history
 
+- v1, later: ``max_hands`` defaults to 100 (was ``None``), so every episode on the defaults ends,
+  also under random play (truncated at hand 100); an episode that ended within 100 hands is unchanged.
+  :func:`replay` also takes the path of a record file.
 - v1: one game driver (:class:`Table`) under every face; ``max_redeals`` (all-pass deals in a row
   before a truncation, default 100); ``infos[agent]["hand"]`` holds numbers only (declarer seat,
   trump colour index); rule corrections from RULES.md: the bird follows suit in ``one_high``,
@@ -99,7 +104,7 @@ from .agent import Agent, RandomAgent
 from .env import AGENTS, hand_info, raw_env
 from .record import replay
 from .rules import VARIANTS, IllegalActionError, PlayerView, Variant, get_variant
-from .table import DEFAULT_MAX_REDEALS, Table
+from .table import DEFAULT_MAX_HANDS, DEFAULT_MAX_REDEALS, Table
 from .vector import HOLD, VectorEnv
 from .wrappers import wrap
 
@@ -136,7 +141,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AGENTS", "DEFAULT_MAX_REDEALS", "ENV_ID", "HOLD", "VARIANTS", "Agent", "IllegalActionError", "PlayerView",
+    "AGENTS", "DEFAULT_MAX_HANDS", "DEFAULT_MAX_REDEALS", "ENV_ID", "HOLD", "VARIANTS", "Agent", "IllegalActionError", "PlayerView",
     "RandomAgent", "SingleSeatEnv", "Table", "Variant", "VectorEnv", "env", "get_variant", "hand_info", "raw_env",
     "replay",
 ]

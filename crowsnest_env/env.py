@@ -24,7 +24,7 @@ from .rules import (
     Variant,
     quote,
 )
-from .table import DEFAULT_MAX_REDEALS, EPISODES, REWARDS, Table, check_choice
+from .table import DEFAULT_MAX_HANDS, DEFAULT_MAX_REDEALS, EPISODES, REWARDS, Table, check_choice
 
 AGENTS = tuple(f"player_{k}" for k in range(NUM_SEATS))
 RESET_OPTIONS = ("deal", "dealer", "scores")
@@ -41,7 +41,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
 
     def __init__(
         self, variant: str | Variant = "crowsnest", crow: bool = True, episode: str = "game",
-        reward: str = "score", render_mode: str | None = None, max_hands: int | None = None,
+        reward: str = "score", render_mode: str | None = None, max_hands: int | None = DEFAULT_MAX_HANDS,
         max_redeals: int | None = DEFAULT_MAX_REDEALS,
     ):
         super().__init__()

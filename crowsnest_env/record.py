@@ -1,4 +1,7 @@
-"""Game records: variant, options, deals and actions as JSON, replayable to the identical state."""
+"""Game records: variant, options, deals and actions as JSON, replayable to the identical state.
+
+Other top-level keys are kept and ignored by :func:`replay` (the play app adds ``players``: the
+agent of each seat, ``human`` for the person)."""
 
 from __future__ import annotations
 
@@ -100,16 +103,25 @@ def parse_deal(cards: CardTables, deal: Any) -> tuple[list[int], int]:
     return [cards.cards_from_names(list(h)) for h in hands], cards.cards_from_names(list(nest))
 
 
-def replay(record: dict[str, Any]) -> State:
+def replay(record: dict[str, Any] | str | os.PathLike, upto: int | None = None) -> State:
     """Rebuild the state a record ends in, by dealing its deals and applying its actions.
 
+    ``record`` is a loaded record or the path of a record file (read with :func:`load`).
+    ``upto=n`` stops after the first n actions: the position a viewer shows at move n (the
+    deals its actions have not reached yet are then not an error).
     ValueError (IllegalActionError for an illegal move) names what is wrong: a missing or
     ill-typed key, a bad deal, or actions or deals left over once the game has ended.
     """
+    if isinstance(record, (str, os.PathLike)):
+        record = load(record)
     check_record(record)
     variant = record_variant(record)
     state = State(variant, dealer=record["dealer"], scores=tuple(record["scores"]))
     deals, actions = record["deals"], record["actions"]
+    if upto is not None:
+        if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(actions):
+            raise ValueError(f"upto must be 0..{len(actions)} (the record's actions), got {upto!r}")
+        actions = actions[:upto]
     d = a = 0
     while state.phase is not Phase.GAME_OVER:
         if state.phase is Phase.DEAL:
@@ -129,7 +141,7 @@ def replay(record: dict[str, Any]) -> State:
     if a < len(actions):
         where = "after the game ended" if state.phase is Phase.GAME_OVER else "with no deal left to play them on"
         raise ValueError(f"record has {len(actions) - a} trailing action(s) {where} (from action {a})")
-    if d < len(deals):
+    if d < len(deals) and upto is None:
         raise ValueError(f"record has {len(deals) - d} deal(s) that its actions never reach (from deal {d})")
     return state
 

@@ -29,7 +29,7 @@ from .env import AGENTS, hand_info
 from .observation import SCORE_CLIP
 from .render import render_ansi
 from .rules import NUM_SEATS, IllegalActionError, Variant, quote
-from .table import DEFAULT_MAX_REDEALS, Table, check_choice
+from .table import DEFAULT_MAX_HANDS, DEFAULT_MAX_REDEALS, Table, check_choice
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
@@ -43,7 +43,7 @@ class SingleSeatEnv(gym.Env):
         self, variant: str | Variant = "crowsnest", seat: int = 0,
         others: Sequence[Agent] | Mapping[int, Agent] | None = None,
         illegal_action: str = "terminate", illegal_reward: float = -1.0, *, episode: str = "hand",
-        reward: str = "score", max_hands: int | None = None, max_redeals: int | None = DEFAULT_MAX_REDEALS,
+        reward: str = "score", max_hands: int | None = DEFAULT_MAX_HANDS, max_redeals: int | None = DEFAULT_MAX_REDEALS,
         crow: bool = True, render_mode: str | None = None,
     ):
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(NUM_SEATS):

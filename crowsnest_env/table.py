@@ -9,7 +9,7 @@ rule about episodes is written once, here:
 | deals | the first deal comes from ``reset`` (seeded, or given); after a scored hand, or after an all-pass, the next deal is dealt at once from ``table.rng`` (a ``random.Random``; a caller may replace it between hands) |
 | ``episode="game"`` | ends (terminated) when a team has won the game (RULES 2.9) |
 | ``episode="hand"`` | ends (terminated) when one hand has been scored |
-| ``max_hands`` | optional: the episode is *truncated* after that many scored hands |
+| ``max_hands`` | scored hands before the episode is *truncated* (default :data:`DEFAULT_MAX_HANDS`, ``None`` = no cap): random play may never reach the target, since totals have no floor (RULES R7) |
 | ``max_redeals`` | all-pass deals in a row (RULES R4 allows them without limit) before the episode is *truncated*; default :data:`DEFAULT_MAX_REDEALS`, ``None`` = no cap |
 | ``reward="score"`` | at each scored hand, every seat gets (its team's score change - the other team's) / the variant's points per hand |
 | ``reward="win"`` | +1 / -1 to the winning / losing team when a game ends (``episode="hand"``: the sign of the hand's score difference); nothing at a truncation |
@@ -50,6 +50,12 @@ REWARDS = ("score", "win")
 DEFAULT_MAX_REDEALS = 100
 """All-pass deals in a row before an episode is truncated: no sensible agent gets near it, a
 policy that has learnt to pass every hand stops there instead of looping for ever."""
+DEFAULT_MAX_HANDS = 100
+"""Scored hands before a game episode is truncated. Seeded games to the target took at most 13
+hands between heuristic players (200 to 300 games in each of the seven variants and crowsnest_nocrow)
+and at most 17 between shipped crowsnest policies (100 games), so play that means to win never
+meets it; random bidding is set so often that both totals fall without bound (no floor, RULES R7)
+and such a game would otherwise never end. An ``episode="hand"`` episode ends after one hand anyway."""
 ZERO_REWARDS = (0.0, 0.0, 0.0, 0.0)
 
 
@@ -59,7 +65,7 @@ class EpisodeRules:
 
     episode: str = "game"
     reward: str = "score"
-    max_hands: int | None = None
+    max_hands: int | None = DEFAULT_MAX_HANDS
     max_redeals: int | None = DEFAULT_MAX_REDEALS
 
     def __post_init__(self) -> None:
@@ -95,7 +101,7 @@ class Table:
     """One game: the rules state, the observation encoder, the episode rules and the record."""
 
     def __init__(self, variant: str | Variant = "crowsnest", crow: bool = True, *, episode: str = "game",
-                 reward: str = "score", max_hands: int | None = None,
+                 reward: str = "score", max_hands: int | None = DEFAULT_MAX_HANDS,
                  max_redeals: int | None = DEFAULT_MAX_REDEALS, observe: bool = True, record: bool = True):
         self.variant = resolve_variant(variant, crow)
         self.rules = EpisodeRules(episode, reward, max_hands, max_redeals)
@@ -292,5 +298,5 @@ def _parse_scores(scores: Any) -> tuple[int, int]:
     return check_scores(pair)
 
 
-__all__ = ["DEFAULT_MAX_REDEALS", "EPISODES", "REWARDS", "EpisodeRules", "Table", "check_choice",
+__all__ = ["DEFAULT_MAX_HANDS", "DEFAULT_MAX_REDEALS", "EPISODES", "REWARDS", "EpisodeRules", "Table", "check_choice",
            "resolve_variant"]

@@ -38,7 +38,7 @@ from gymnasium import spaces
 
 from .observation import SCORE_CLIP
 from .rules import IllegalActionError, PlayerView, Variant
-from .table import DEFAULT_MAX_REDEALS, ZERO_REWARDS, Table
+from .table import DEFAULT_MAX_HANDS, DEFAULT_MAX_REDEALS, ZERO_REWARDS, Table
 
 HOLD = -1
 
@@ -49,7 +49,7 @@ class VectorEnv:
     metadata = {"autoreset_mode": "same-step"}
 
     def __init__(self, num_envs: int, variant: str | Variant = "crowsnest", crow: bool = True,
-                 episode: str = "hand", reward: str = "score", max_hands: int | None = None,
+                 episode: str = "hand", reward: str = "score", max_hands: int | None = DEFAULT_MAX_HANDS,
                  max_redeals: int | None = DEFAULT_MAX_REDEALS, record: bool = True):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")

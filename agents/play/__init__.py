@@ -3,11 +3,15 @@
 | module | what |
 |---|---|
 | :mod:`.cli` | the command line (``main``): play, ``--autoplay --screenshot``, ``--replay``, ``--web`` |
-| :mod:`.app` | the Textual app: table, turn loop, hints, save |
-| :mod:`.screens` | bid, discard and trump dialogs; hand summary; rules; settings |
-| :mod:`.widgets` | cards, hand, trick, seats, side panel |
-| :mod:`.session` | the game without UI: a ``Table``, agents, hints, replay |
+| :mod:`.web` | ``--web``: textual-serve, with no app process outliving its browser tab |
+| :mod:`.app` | the Textual app: table, turn loop, hints, last trick, save |
+| :mod:`.dialogs` | the person's dialogs: bid, nest discard, trump; the last trick; the new-game question |
+| :mod:`.screens` | hand summary; rules; settings; stats |
+| :mod:`.widgets` | cards, hand, trick, seats, side panel (laid out for 80x24 up) |
+| :mod:`.session` | the game without UI: a ``Table``, agents built and checked on the rules, hints, replay |
+| :mod:`.levels` | the difficulty levels: level -> agent, one table |
 | :mod:`.settings` | settings remembered in the user's config folder |
+| :mod:`.history` | your record: finished games kept in the user data folder, the Stats figures |
 | :mod:`.rules_text` | the rules screen, generated from the ``Variant`` |
 """
 

@@ -1,7 +1,15 @@
-"""The Textual app: the table, the turn loop over a :class:`Game`, hints, save and replay."""
+"""The Textual app: the table, the turn loop over a :class:`Game`, hints, save and replay.
+
+The loop (:meth:`PlayApp.advance`) moves the computer players until the person is to move; it
+waits whenever a screen is open above the table (a dialog, the summary, the rules, settings,
+stats, the last trick), while a finished trick is held (the ``trick_pause`` setting), and
+between AI moves (the ``speed`` setting); closing a screen starts it again.
+"""
 
 from __future__ import annotations
 
+import io
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -10,21 +18,27 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Header, Static
+from textual.widgets import Button, Header
 
 from crowsnest_env.rules import NUM_SEATS, HandResult, Phase, State
 
-from .screens import BidDialog, DiscardDialog, RulesScreen, SettingsScreen, SummaryScreen, TrumpDialog
-from .session import Game, Replay, seat_label
+from . import history
+from .dialogs import BidDialog, ConfirmScreen, DiscardDialog, GameDialog, LastTrickScreen, TrumpDialog
+from .screens import RulesScreen, SettingsScreen, StatsScreen, SummaryScreen
+from .session import Game, Replay, first_line, seat_label
 from .settings import Settings, save_settings
 from .styles import CSS
-from .widgets import CardButton, HandView, Panel, SeatPanel, SidePanel, TrickView
+from .widgets import CardButton, HandView, KeyLine, Panel, SeatPanel, SidePanel, TrickView
 
-KEYS_PLAY = Text.from_markup(
-    " [b]Left/Right[/] card  [b]Enter[/] play  [b]h[/] hint  [b]r[/] rules  [b]s[/] settings  "
-    "[b]n[/] new game  [b]w[/] save  [b]q[/] quit")
-KEYS_REPLAY = Text.from_markup(
-    " [b]Right/Space[/] next move  [b]Left[/] back  [b]Home/End[/] start/end  [b]r[/] rules  [b]q[/] quit")
+KEYS_PLAY = (Text.from_markup(
+    " [b]Left/Right[/] card  [b]Enter[/] play  [b]h[/] hint  [b]l[/] last trick  [b]r[/] rules  [b]s[/] settings"
+    "  [b]t[/] stats  [b]n[/] new game  [b]w[/] save  [b]q[/] quit"), Text.from_markup(
+    " [b]←→[/] card [b]⏎[/] play [b]h[/] hint [b]l[/] last [b]r[/] rules [b]s[/] settings [b]t[/] stats "
+    "[b]n[/] new [b]w[/] save [b]q[/] quit"))
+KEYS_REPLAY = (Text.from_markup(
+    " [b]Right/Space[/] next move  [b]Left[/] back  [b]Home/End[/] start/end  [b]l[/] last trick  [b]r[/] rules"
+    "  [b]q[/] quit"), Text.from_markup(" [b]→[/] next [b]←[/] back [b]Home/End[/] [b]l[/]ast trick [b]r[/]ules "
+                                       "[b]q[/]uit"))
 
 
 class PlayApp(App[None]):
@@ -32,6 +46,8 @@ class PlayApp(App[None]):
 
     TITLE = "CrowsNest"
     CSS = CSS
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     BINDINGS = [
         Binding("left", "focus_card(-1)", "Card", show=False),
         Binding("right", "focus_card(1)", "Card", show=False),
@@ -39,8 +55,10 @@ class PlayApp(App[None]):
         Binding("home", "replay_step(-1000000)", "Start", show=False),
         Binding("end", "replay_step(1000000)", "End", show=False),
         Binding("h", "hint", "Hint"),
+        Binding("l", "last_trick", "Last trick"),
         Binding("r", "rules", "Rules"),
         Binding("s", "settings", "Settings"),
+        Binding("t", "stats", "Stats"),
         Binding("n", "new_game", "New game"),
         Binding("w", "save", "Save game"),
         Binding("q", "quit", "Quit"),
@@ -48,100 +66,175 @@ class PlayApp(App[None]):
 
     def __init__(self, settings: Settings | None = None, *, seed: int | None = None,
                  max_hands: int | None = None, autoplay: bool = False, screenshot: str | None = None,
-                 save_path: str | None = None, persist: bool = True, replay: dict[str, Any] | None = None):
+                 save_path: str | None = None, persist: bool = True, replay: dict[str, Any] | None = None,
+                 game: Game | None = None, notices: list[str] | None = None, server_pid: int | None = None):
         super().__init__()
-        self.settings = settings or Settings()
+        self.settings = settings or (game.settings if game is not None else Settings())
         self.seed, self.max_hands, self.autoplay = seed, max_hands, autoplay
         self.screenshot, self.save_path, self.persist = screenshot, save_path, persist
         self.game: Game | None = None
+        self._first_game = game  # built and checked by the command line before the app starts
+        self.notices = list(notices or [])
+        self.server_pid = server_pid
         self.replay = Replay(replay, self.settings.seat) if replay is not None else None
-        self._waiting = False  # a dialog or summary is open for the person
         self._timer: Any = None
+        self._hold: Any = None  # a finished trick held on screen: True (until a key) or its timer
+        self._hold_text = ""
+        self._done_text = ""
+        self._pending: HandResult | None = None  # a scored hand whose summary is still to show
+        self._failed = ""  # an agent failed mid-game: the loop stops, the table stays
+        self.saved_games: list[Path] = []
+        self.hint_text = ""
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="body"):
+        with Horizontal(id="top"):
             with Vertical(id="table"):
                 yield SeatPanel(id="north")
                 with Horizontal(id="middle"):
                     yield SeatPanel(id="west")
                     yield TrickView(id="trick")
                     yield SeatPanel(id="east")
-                yield Panel("", id="prompt")
-                yield HandView(id="hand")
             yield SidePanel(id="side")
+        yield Panel("", id="prompt")
+        yield HandView(id="hand")
         # a plain key line: Textual's Footer rebuilds itself on every focus change (a third of a move's time)
-        yield Static(KEYS_PLAY if self.replay is None else KEYS_REPLAY, id="keys")
+        yield KeyLine(*(KEYS_PLAY if self.replay is None else KEYS_REPLAY), id="keys")
 
     def on_mount(self) -> None:
+        for notice in self.notices:
+            self.notify(notice, title="Settings", severity="warning", timeout=20)
+        if self.server_pid is not None:
+            self.set_interval(1.0, self._check_server)
         if self.replay is not None:
             self.sub_title = "replay: Right/Space next, Left back, Home/End"
             self.refresh_table()
             return
         self.call_after_refresh(self.new_game)
 
+    def _check_server(self) -> None:
+        """Served in the browser: end with the server (it owns this process; none should outlive it)."""
+        try:
+            os.kill(self.server_pid, 0)  # type: ignore[arg-type]
+        except ProcessLookupError:
+            self.exit()
+        except PermissionError:
+            pass
+
     # ------------------------------------------------------------------ game flow
     def new_game(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        self._stop_timers()
         while len(self.screen_stack) > 1:  # the old game's dialogs go with it
             self.pop_screen()
-        self._waiting = False
-        try:
-            self.game = Game(self.settings, seed=self.seed, max_hands=self.max_hands, autoplay=self.autoplay)
-        except (ValueError, TypeError) as exc:
-            self.game = None
-            self.push_screen(SettingsScreen(self.settings, error=f"error: {exc}"), self._settings_done)
-            return
-        v = self.game.variant
-        self.sub_title = f"{v.name} - you are player_{self.game.me}, target {v.target}"
+        self._pending, self._failed, self._done_text, self.hint_text = None, "", "", ""
+        game, self._first_game = self._first_game, None
+        if game is None:
+            try:
+                game = Game(self.settings, seed=self.seed, max_hands=self.max_hands, autoplay=self.autoplay)
+            except (ValueError, TypeError) as exc:
+                self.game = None
+                self.push_screen(SettingsScreen(self.settings, error=f"error: {first_line(exc)}"),
+                                 self._settings_done)
+                return
+        self.game = game
+        v = game.variant
+        self.sub_title = f"{v.name} - you are player_{game.me}, target {v.target}"
         self.refresh_table()
         self.advance()
+
+    def _stop_timers(self) -> None:
+        for t in (self._timer, self._hold):
+            if t is not None and t is not True:
+                t.stop()
+        self._timer = self._hold = None
+
+    def _busy(self) -> bool:
+        """The loop waits: a screen above the table, a trick held, an AI move scheduled, a failure."""
+        return len(self.screen_stack) > 1 or self._hold is not None or self._timer is not None or bool(self._failed)
 
     def advance(self) -> None:
         """Move the agents until it is the person's turn, a hand is scored, or the game ends."""
         game = self.game
-        if game is None or self._waiting:
-            return
-        while not game.done and not game.human_to_move():
+        while game is not None and not self._busy():
+            if self._pending is not None:
+                result, self._pending = self._pending, None
+                self._show_summary(result)
+                return
+            if game.done:
+                self.refresh_table()
+                self._finished()
+                return
+            if game.human_to_move():
+                self.refresh_table()
+                self._ask_person()
+                return
             if self.settings.speed > 0 and not self.autoplay:
                 self._timer = self.set_timer(self.settings.speed, self._agent_tick)
                 return
-            result = game.agent_step()
-            if result is not None and self._hand_scored(result):
-                return
+            self._agent_move()
         self.refresh_table()
-        if game.done:
-            self._finished()
-        else:
-            self._ask_person()
 
     def _agent_tick(self) -> None:
         self._timer = None
         game = self.game
-        if game is None or game.done or game.human_to_move():
+        if game is None or self._busy() or game.done or game.human_to_move():
+            self.advance()  # a screen opened meanwhile: its closing starts the loop again
             return
-        result = game.agent_step()
+        self._agent_move()
         self.refresh_table()
-        if result is None or not self._hand_scored(result):
-            self.advance()
+        self.advance()
 
-    def _hand_scored(self, result: HandResult) -> bool:
-        """Show the summary (not in autoplay); True when the loop must wait for it."""
+    def _agent_move(self) -> None:
         game = self.game
         assert game is not None
-        if self.autoplay:
-            return False
+        try:
+            result = game.agent_step()
+        except Exception as exc:  # noqa: BLE001 - a foreign agent's failure stops the game, not the app
+            seat = game.table.to_move
+            self._failed = f"{game.labels.get(seat, '?')} ({game.names.get(seat, '?')}) failed: {first_line(exc)}"
+            self.notify(self._failed + "\nS: settings, N: new game", title="Error", severity="error", timeout=30)
+            self.refresh_table()
+            return
+        self._after_move(result)
+
+    def _after_move(self, result: HandResult | None) -> None:
+        """A move was made: hints expire; a scored hand waits for its summary; a trick may be held."""
+        self._clear_hint()
+        if result is not None and not self.autoplay:
+            self._pending = result
+        game = self.game
+        assert game is not None
+        pause, trick = self.settings.trick_pause, game.last_trick
+        if self.autoplay or pause == 0 or not game.trick_done or trick is None:
+            return
+        if result is None and game.human_to_move():
+            return  # the person leads next: the trick stays until they play
+        self._hold = True if pause is None else self.set_timer(pause, self._release_trick)
+        self._hold_text = (f"Trick {trick.number} won by {seat_label(trick.winner, game.me)}: any key goes on"
+                           + ("" if pause is None else f" (or wait {pause:g} s)"))
+        self.refresh_table()
+
+    def _release_trick(self) -> None:
+        if self._hold is not None:
+            if self._hold is not True:
+                self._hold.stop()
+            self._hold = None
+            self.advance()
+
+    def on_key(self, event: Any) -> None:
+        if self._hold is not None and len(self.screen_stack) == 1:
+            event.stop()
+            event.prevent_default()
+            self._release_trick()
+
+    def _show_summary(self, result: HandResult) -> None:
+        game = self.game
+        assert game is not None
         self.refresh_table()
         winner = game.state.winner if game.state.phase is Phase.GAME_OVER else None
         self._open(SummaryScreen(game.state, result, game.scored_nest, game.me, list(game.state.results), winner),
-                   self._summary_done)
-        return True
-
-    def _summary_done(self, _: None) -> None:
-        self._waiting = False
-        self.advance()
+                   lambda _: self.advance())
 
     def _finished(self) -> None:
         game = self.game
@@ -149,11 +242,22 @@ class PlayApp(App[None]):
         st = game.state
         if self.save_path:
             game.save(self.save_path)
+        if game.finished and not self.autoplay and self.settings.keep_games and game.kept is None:
+            try:
+                game.kept = history.save_game(game.record())
+            except OSError as exc:
+                game.kept = False
+                self.notify(f"could not keep the game in your record: {exc}", severity="error")
+            else:
+                self.saved_games.append(game.kept)
+        kept = "  Kept in your record (T: stats)." if game.kept else ""
         if st.phase is Phase.GAME_OVER:
             who = "You win" if st.winner == game.me % 2 else "They win"
-            self.query_one("#prompt", Panel).update(f"{who} {max(st.scores)}-{min(st.scores)}.  N: new game")
+            self._done_text = f"{who} {max(st.scores)}-{min(st.scores)}.{kept}  N: new game"
         else:
-            self.query_one("#prompt", Panel).update("Done. N: new game")
+            hands = f"{st.hand_no} hand" + ("s" if st.hand_no != 1 else "")
+            self._done_text = f"Done after {hands}.{kept}  N: new game"
+        self.refresh_table()
         if self.autoplay:
             self.set_timer(0.2, self._shoot_and_exit)  # after the final table has been laid out
 
@@ -175,11 +279,15 @@ class PlayApp(App[None]):
         elif st.phase is Phase.TRUMP:
             self._open(TrumpDialog(st, st.hands[game.me]), lambda c: self._do_action(st.layout.trump_offset + c))
         else:
-            self.query_one("#prompt", Panel).update("Your turn: click a card, or Left/Right and Enter")
+            self.call_after_refresh(self._focus_a_card)
 
+    def _focus_a_card(self) -> None:
+        """The person's card play: a legal card has the focus (also after a dialog has closed)."""
+        buttons = self.query_one(HandView).legal_buttons()
+        if buttons and self.focused not in buttons and len(self.screen_stack) == 1:
+            buttons[0].focus()
 
     def _open(self, screen: Any, callback: Any) -> None:
-        self._waiting = True
         game = self.game
 
         def answer(result: Any) -> None:  # a dialog of a game that has been replaced answers nothing
@@ -189,14 +297,14 @@ class PlayApp(App[None]):
         self.push_screen(screen, answer)
 
     def _do_action(self, action: int | None) -> None:
-        self._waiting = False
         game = self.game
         if game is None or action is None or not game.human_to_move():
+            self.advance()
             return
         result = game.step(action)
+        self._after_move(result)
         self.refresh_table()
-        if result is None or not self._hand_scored(result):
-            self.advance()
+        self.advance()
 
     def _do_discards(self, cards: list[int] | None) -> None:
         game = self.game
@@ -207,7 +315,7 @@ class PlayApp(App[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if isinstance(event.button, CardButton) and self.game is not None and self.game.human_to_move() \
-                and self.game.state.phase is Phase.PLAY and not self._waiting:
+                and self.game.state.phase is Phase.PLAY and not self._busy():
             self._do_action(self.game.state.layout.play_offset + event.button.card)
 
     # ------------------------------------------------------------------ display
@@ -218,33 +326,58 @@ class PlayApp(App[None]):
         return self.game.state, self.game.me
 
     def refresh_table(self) -> None:
+        if self.replay is None and self.game is None:
+            return
         state, me = self.shown_state()
         reveal = self.replay is not None
-        names = self._agent_names()
+        names = self._seat_names()
         for wid, off in (("#north", 2), ("#west", 1), ("#east", 3)):
             seat = (me + off) % NUM_SEATS
             self.query_one(wid, SeatPanel).show(state, seat, me, names[seat], reveal)
-        self.query_one(TrickView).show(state, me)
+        self.query_one(TrickView).show(state, me, self.game.last_trick if self.game is not None else None)
         self.query_one(SidePanel).show(state, me)
         legal_cards = 0
         if self.game is not None and self.game.human_to_move() and state.phase is Phase.PLAY:
             legal_cards = state.legal_mask() >> state.layout.play_offset
         self.query_one(HandView).show(state, state.hands[me], legal_cards)
-        prompt = self.query_one("#prompt", Panel)
-        if self.replay is not None:
-            prompt.update(self._replay_line())
-        elif self.game is not None and not self.game.human_to_move() and not self.game.done:
-            last = self.game.last
-            prompt.update(Text(f"{seat_label(last[0], me)}: {state.layout.name(last[1])}" if last else "",
-                               style="bold"))
+        self.query_one("#prompt", Panel).update(self._prompt(state, me))
 
-    def _agent_names(self) -> list[str]:
+    def _prompt(self, state: State, me: int) -> Text:
+        """The status line: what the person most needs to know now."""
+        game = self.game
+        if self.replay is not None:
+            return Text(self._replay_line())
+        if self._failed:
+            return Text(self._failed, style="bold red")
+        if self._hold is not None:
+            return Text(self._hold_text, style="bold")
+        if self.hint_text:
+            return Text(self.hint_text, style="bold cyan")
+        if game is None:
+            return Text("")
+        if game.done:
+            return Text(self._done_text, style="bold")
+        if game.human_to_move() and state.phase is Phase.PLAY:
+            return Text("Your turn: click a card, or Left/Right and Enter", style="bold")
+        return Text(self.move_line(game.last, state, me, reveal=False), style="bold")
+
+    @staticmethod
+    def move_line(last: tuple[int, int] | None, state: State, me: int, reveal: bool) -> str:
+        """The last move as the person may see it: another seat's discard into the nest is hidden
+        (only the declarer knows the nest), unless everything is shown (a replay)."""
+        if last is None:
+            return ""
+        seat, action = last
+        lay = state.layout
+        if not reveal and seat != me and lay.discard_offset <= action < lay.discard_offset + state.cards.deck_size:
+            return f"{seat_label(seat, me)}: a card into the nest"
+        return f"{seat_label(seat, me)}: {lay.name(action)}"
+
+    def _seat_names(self) -> list[str]:
         if self.game is None:
             return ["replay"] * NUM_SEATS
-        s, me = self.settings, self.game.me
-        return [("partner's agent: " if self.autoplay and i == me else "") + (
-            "you" if i == me and not self.autoplay else s.partner if i % 2 == me % 2 else s.opponents)
-            for i in range(NUM_SEATS)]
+        game, me = self.game, self.game.me
+        return [("you" if i == me and not self.autoplay else game.labels[i]) for i in range(NUM_SEATS)]
 
     # ------------------------------------------------------------------ actions
     def action_focus_card(self, step: int) -> None:
@@ -265,18 +398,51 @@ class PlayApp(App[None]):
             return
         hint = game.hint()
         lay, st = game.state.layout, game.state
-        text = f"{hint.agent} would: {lay.name(hint.action)}"
+        text = f"Hint ({hint.agent}): {lay.name(hint.action)}"
         if hint.values:
             best = sorted(hint.values.items(), key=lambda kv: -kv[1])
-            text += "\nexpected score difference per card: " + ", ".join(
-                f"{st.cards.names[a - lay.play_offset]} {v:+.1f}" for a, v in best)
+            text += "  (expected score difference: " + ", ".join(
+                f"{st.cards.names[a - lay.play_offset]} {v:+.1f}" for a, v in best) + ")"
+        if isinstance(self.screen, GameDialog):
+            self.screen.show_hint(text, hint.action)
+            return
+        self.hint_text = text
         for b in self.query(CardButton):
             b.set_class(lay.play_offset + b.card == hint.action, "hinted")
-        self.notify(text, title="Hint", timeout=8)
+        self.query_one("#prompt", Panel).update(Text(text, style="bold cyan"))
+
+    def _clear_hint(self) -> None:
+        """A hint is for one move: after any move it goes (text and marked card)."""
+        self.hint_text = ""
+        for b in self.screen_stack[0].query(CardButton):
+            b.remove_class("hinted")
+
+    def action_last_trick(self) -> None:
+        if self.replay is not None:
+            st = self.replay.state
+            from .session import Trick
+
+            trick = None
+            if st.tricks:
+                leader, winner, cards = st.tricks[-1]
+                trick = Trick(st.hand_no, len(st.tricks), leader, tuple(cards), winner)
+            self.push_screen(LastTrickScreen(st, trick, self.replay.me))
+            return
+        if self.game is not None:
+            self.push_screen(LastTrickScreen(self.game.state, self.game.last_trick, self.game.me),
+                             lambda _: self.advance())
 
     def action_rules(self) -> None:
+        if self.replay is None and self.game is None:
+            return
         state, _ = self.shown_state()
-        self.push_screen(RulesScreen(state.variant))
+        self.push_screen(RulesScreen(state.variant), lambda _: self.advance())
+
+    def action_stats(self) -> None:
+        games, problems = history.load_games()
+        rows = history.stats(games)
+        self.push_screen(StatsScreen(rows, str(history.games_dir()), problems, self.settings.keep_games),
+                         lambda _: self.advance())
 
     def action_settings(self) -> None:
         if self.replay is None:
@@ -284,6 +450,7 @@ class PlayApp(App[None]):
 
     def _settings_done(self, settings: Settings | None) -> None:
         if settings is None:
+            self.advance()  # cancelled: the game goes on where it was
             return
         self.settings = settings
         if self.persist:
@@ -291,14 +458,32 @@ class PlayApp(App[None]):
         self.call_after_refresh(self.new_game)  # once the settings screen has gone
 
     def action_new_game(self) -> None:
-        if self.replay is None:
+        if self.replay is not None:
+            return
+        game = self.game
+        if game is not None and not game.done and game.table.record()["actions"]:
+            self.push_screen(ConfirmScreen("Start a new game? This one is not finished and is not kept."),
+                             self._new_game_answer)
+            return
+        self._new_game_answer(True)
+
+    def _new_game_answer(self, yes: bool | None) -> None:
+        if yes:
             self.seed = None
-            self.new_game()
+            self.call_after_refresh(self.new_game)
+        else:
+            self.advance()
 
     def action_save(self) -> None:
         if self.game is None:
             return
-        path = self.save_path or f"crowsnest-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        name = f"crowsnest-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        if self.is_web:  # the browser downloads it; nothing is written in the server's folder
+            self.deliver_text(io.StringIO(self.game.record_json()), save_filename=Path(self.save_path or name).name,
+                              mime_type="application/json")
+            self.notify(f"game record sent to your browser as {Path(self.save_path or name).name}")
+            return
+        path = self.save_path or name
         self.game.save(path)
         self.notify(f"game saved to {path} (replay: crowsnest-play --replay {path})")
 
@@ -306,8 +491,7 @@ class PlayApp(App[None]):
     def _replay_line(self) -> str:
         rp = self.replay
         assert rp is not None
-        last = rp.last
-        moved = f"{seat_label(last[0], rp.me)}: {rp.state.layout.name(last[1])}" if last else "start"
+        moved = self.move_line(rp.last, rp.state, rp.me, reveal=True) or "start"
         return f"move {rp.pos}/{len(rp.actions)}  {moved}"
 
     def action_replay_step(self, step: int) -> None:

@@ -1,26 +1,50 @@
-"""``crowsnest-play``: the command line of the play app (play, autoplay, replay, web)."""
+"""``crowsnest-play``: the command line of the play app (play, autoplay, replay, web).
+
+Bad input is one line, ``crowsnest-play: error: ...``, and exit status 2. Options given here
+apply to this run only; the Settings screen (S) is what saves a choice for the next time.
+"""
 
 from __future__ import annotations
 
 import argparse
-import shlex
+import os
 import sys
+from typing import NoReturn
 
 from crowsnest_env.rules import NUM_SEATS
 
-from .session import Game, load_record
-from .settings import Settings, load_settings, save_settings
+from .levels import LEVELS
+from .session import Game, first_line, load_record
+from .settings import Settings, read_settings
+
+PROG = "crowsnest-play"
+AGENTS_HELP = ("random, heuristic, pimc[?samples=8,...], learned (the shipped policy of the rules played), "
+               "pimc?policy=learned, checkpoint:PATH, phase:base=X;auction=Y")
+SERVER_PID_ENV = "CROWSNEST_PLAY_SERVER_PID"
+"""Set by ``--web`` for the app processes it starts: they end when that server is gone."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="crowsnest-play",
-                                description="Play Rook with an AI partner against two AI opponents (Textual app).")
+class Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line (no usage block), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> Parser:
+    p = Parser(prog=PROG, description="Play Rook with an AI partner against two AI opponents (Textual app). "
+               "Options apply to this run; the Settings screen (S) saves your choices.")
     p.add_argument("--variant", help="crowsnest, tournament, partnership, one_high, red_one, buckeye, dixie "
                    "(<name>_nocrow for the 40-card option of crowsnest and tournament)")
     p.add_argument("--seat", type=int, choices=range(NUM_SEATS), help="your seat 0..3")
-    p.add_argument("--partner", help="the partner's agent: random, heuristic, pimc[?samples=8,...], checkpoint:PATH")
-    p.add_argument("--opponents", help="the opponents' agent (same names)")
+    p.add_argument("--level", choices=list(LEVELS), help="the computer players' level: " + ", ".join(
+        f"{name} = {lv.agent}" for name, lv in LEVELS.items()) + " (default: your saved level, else normal)")
+    p.add_argument("--partner", help=f"the partner's agent instead of the level's: {AGENTS_HELP}")
+    p.add_argument("--opponents", help="the opponents' agent instead of the level's (same names)")
     p.add_argument("--speed", type=float, help="seconds each AI move stays on screen (0 = instant)")
+    p.add_argument("--trick-pause", metavar="SECONDS", help="after each trick: wait this long (a key goes on "
+                   "sooner), 0 = no pause, 'key' = until a key")
+    p.add_argument("--no-keep", action="store_true", help="do not keep finished games in your record (this run)")
     p.add_argument("--seed", type=int, help="seed of the deals and agents")
     p.add_argument("--hands", type=int, help="stop after this many hands")
     p.add_argument("--save", metavar="FILE", help="where the W key (and the end of the game) saves the record")
@@ -33,20 +57,51 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+TABLE_OPTIONS = ("variant", "seat", "level", "partner", "opponents")
+
+
 def settings_from(args: argparse.Namespace, base: Settings) -> Settings:
     """The saved settings overridden by the options given on the command line."""
-    changes = {k: getattr(args, k) for k in ("seat", "partner", "opponents", "speed") if getattr(args, k) is not None}
+    changes = {k: getattr(args, k) for k in ("seat", "level", "partner", "opponents", "speed")
+               if getattr(args, k) is not None}
     if args.variant is not None:
         name = args.variant.lower()
         changes["variant"] = name.removesuffix("_nocrow")
         changes["crow"] = not name.endswith("_nocrow")
+    if args.trick_pause is not None:
+        try:
+            changes["trick_pause"] = None if args.trick_pause == "key" else float(args.trick_pause)
+        except ValueError:
+            raise ValueError(f"--trick-pause takes seconds or 'key', got {args.trick_pause!r}") from None
+    if args.no_keep:
+        changes["keep_games"] = False
     return base.with_(**changes)
 
 
-def first_line(exc: Exception) -> str:
-    """An error as one line (torch's unpickling errors run to a dozen)."""
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+def first_game(args: argparse.Namespace, parser: Parser) -> tuple[Settings, Game, list[str]]:
+    """The settings of this run and its first game, every agent built and checked on the rules.
+    A bad option is an error; a saved setting that no longer works is reported and replaced."""
+    saved, notices = read_settings()
+    try:
+        settings = settings_from(args, saved).check()
+    except (ValueError, TypeError) as exc:
+        parser.error(first_line(exc))
+    try:
+        return settings, Game(settings, seed=args.seed, max_hands=args.hands, autoplay=args.autoplay), notices
+    except (ValueError, TypeError) as exc:
+        if any(getattr(args, k) is not None for k in TABLE_OPTIONS):
+            parser.error(first_line(exc))  # the table asked for on the command line cannot be laid
+        problem = first_line(exc)
+    # the saved computer players cannot play the saved rules (a policy or checkpoint gone): the defaults
+    fallback = settings.with_(level=Settings.level, partner="", opponents="")
+    try:
+        game = Game(fallback, seed=args.seed, max_hands=args.hands, autoplay=args.autoplay)
+    except (ValueError, TypeError):
+        fallback = fallback.with_(variant=Settings.variant, crow=Settings.crow)
+        game = Game(fallback, seed=args.seed, max_hands=args.hands, autoplay=args.autoplay)
+    notices.append(f"your saved settings cannot be used ({problem}); playing {fallback.variant_name} at "
+                   f"{LEVELS[fallback.level].title} instead (S: settings)")
+    return fallback, game, notices
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -57,49 +112,37 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--hands must be at least 1")
     if args.screenshot and not args.autoplay:
         parser.error("--screenshot needs --autoplay")
-    if args.web:
-        serve(argv, args.host, args.port)
-        return
-    from .app import PlayApp
-
     if args.replay:
         try:
             record = load_record(args.replay)
         except ValueError as exc:
             parser.error(first_line(exc))
-        PlayApp(Settings(seat=args.seat or 0), replay=record, persist=False).run()
+    elif args.web:
+        first_game(args, parser)  # a table that cannot be laid is an error here, not in every browser tab
+    if args.web:
+        from .web import serve
+
+        try:
+            serve(argv, args.host, args.port)
+        except ImportError as exc:
+            parser.error(f"--web needs textual-serve ({exc})")
         return
-    try:
-        settings = settings_from(args, load_settings()).check()
-        Game(settings, seed=0, autoplay=args.autoplay)  # builds the agents: bad names fail here, not in the app
-    except (ValueError, TypeError) as exc:
-        parser.error(first_line(exc))
-    if not args.autoplay and any(getattr(args, k) is not None for k in ("variant", "seat", "partner", "opponents",
-                                                                      "speed")):
-        save_settings(settings)
-    app = PlayApp(settings, seed=args.seed, max_hands=args.hands, autoplay=args.autoplay,
-                  screenshot=args.screenshot, save_path=args.save, persist=not args.autoplay)
+    from .app import PlayApp
+
+    server = os.environ.get(SERVER_PID_ENV)
+    server_pid = int(server) if server and server.isdigit() else None
+    if args.replay:
+        players = record.get("players")
+        seat = args.seat if args.seat is not None else players.get("human") if isinstance(players, dict) else 0
+        seat = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < NUM_SEATS else 0
+        PlayApp(Settings(seat=seat), replay=record, persist=False, server_pid=server_pid).run()
+        return
+    settings, game, notices = first_game(args, parser)
+    # a browser tab's choices do not rewrite the server's saved settings
+    app = PlayApp(settings, seed=args.seed, max_hands=args.hands, autoplay=args.autoplay, game=game,
+                  screenshot=args.screenshot, save_path=args.save, notices=notices, server_pid=server_pid,
+                  persist=not args.autoplay and server_pid is None)
     if args.autoplay:
         app.run(headless=True, size=(120, 36))
     else:
         app.run()
-
-
-def serve(argv: list[str], host: str, port: int) -> None:
-    """Serve the same app through textual-serve: each browser tab runs ``crowsnest-play`` without --web."""
-    try:
-        from textual_serve.server import Server
-    except ImportError:
-        sys.exit("crowsnest-play: error: --web needs textual-serve (pip install textual-serve)")
-    rest, skip = [], False
-    for a in argv:
-        if skip:
-            skip = False
-        elif a in ("--web",):
-            continue
-        elif a in ("--port", "--host"):
-            skip = True
-        elif not a.startswith(("--port=", "--host=")):
-            rest.append(a)
-    command = " ".join(shlex.quote(x) for x in [sys.executable, "-m", "agents.play", *rest])
-    Server(command, host=host, port=port, title="CrowsNest").serve()

@@ -1,4 +1,7 @@
-"""The play app's dialogs and screens: bid, nest discard, trump, hand summary, rules, settings."""
+"""The play app's screens: the hand summary, the rules, settings and your record (Stats).
+
+The person's dialogs (bid, nest, trump, last trick, new game) are in :mod:`.dialogs`.
+"""
 
 from __future__ import annotations
 
@@ -7,129 +10,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Input, Label, Markdown, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, Markdown, Select, Static
 
-from crowsnest_env.rules import COLOURS, PRESETS, HandResult, State, Variant
+from crowsnest_env.rules import COLOURS, NUM_SEATS, PRESETS, HandResult, State, Variant
 
+from .dialogs import short
+from .history import StatsRow, level_title
+from .levels import LEVELS
 from .rules_text import rules_markdown
 from .session import seat_label
-from .settings import SPEEDS, Settings
-from .widgets import CardButton, card_text, grouped, hand_line
-
-
-class BidDialog(ModalScreen[int]):
-    """Pass or bid: one button per legal bid; Enter bids the lowest, P passes."""
-
-    BINDINGS = [Binding("p", "choose(0)", "Pass"), Binding("h", "app.hint", "Hint"), Binding("r", "app.rules", "Rules"),
-                Binding("s", "app.settings", "Settings")]
-
-    def __init__(self, state: State, legal: list[int]):
-        super().__init__(classes="dialog")
-        self.state, self.legal = state, legal
-
-    def compose(self) -> ComposeResult:
-        lay, st = self.state.layout, self.state
-        high = f"High bid {st.high_bid} by {seat_label(st.high_bidder, st.to_move)}" if st.high_bid else "No bid yet"
-        with Vertical(classes="box"):
-            yield Label(f"Your bid - {high}", classes="title")
-            yield Static(hand_line(st, st.hands[st.to_move]), classes="handline")
-            with Grid(id="bids"):
-                for a in self.legal:
-                    if a:
-                        yield Button(str(lay.bid_value(a)), id=f"bid-{lay.bid_value(a)}", classes="bid")
-            yield Button("Pass", id="pass", variant="warning")
-
-    def on_mount(self) -> None:
-        buttons = self.query(Button)
-        if buttons:
-            buttons.first().focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        bid_id = event.button.id or ""
-        self.dismiss(0 if bid_id == "pass" else self.state.layout.bid_action(int(bid_id[4:])))
-
-    def action_choose(self, action: int) -> None:
-        self.dismiss(action)
-
-
-class DiscardDialog(ModalScreen[list[int]]):
-    """Choose the cards that go back to the nest, then confirm."""
-
-    BINDINGS = [Binding("c", "confirm", "Confirm"), Binding("h", "app.hint", "Hint"),
-                Binding("r", "app.rules", "Rules"),
-                Binding("s", "app.settings", "Settings")]
-
-    def __init__(self, state: State, hand: int, nest: int, count: int):
-        super().__init__(classes="dialog")
-        self.state, self.hand, self.nest, self.count = state, hand, nest, count
-        self.chosen: list[int] = []
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="box wide"):
-            yield Label(f"Put {self.count} cards back in the nest (nest cards are marked +)", classes="title")
-            with Grid(id="discards"):
-                for group in grouped(self.state, self.hand):
-                    for c in group:
-                        b = CardButton(self.state, c, classes="from-nest" if self.nest >> c & 1 else "")
-                        if self.nest >> c & 1:
-                            b.label = f"+{b.label}"
-                        yield b
-            yield Label("", id="chosen")
-            yield Button("Confirm", id="confirm", variant="success", disabled=True)
-
-    def on_mount(self) -> None:
-        cards = self.query(CardButton)
-        if cards:
-            cards.first().focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if isinstance(event.button, CardButton):
-            c = event.button.card
-            if c in self.chosen:
-                self.chosen.remove(c)
-                event.button.remove_class("chosen")
-            elif len(self.chosen) < self.count:
-                self.chosen.append(c)
-                event.button.add_class("chosen")
-            names = " ".join(self.state.cards.names[c] for c in self.chosen)
-            self.query_one("#chosen", Label).update(f"to the nest ({len(self.chosen)}/{self.count}): {names}")
-            self.query_one("#confirm", Button).disabled = len(self.chosen) != self.count
-        elif event.button.id == "confirm":
-            self.action_confirm()
-
-    def action_confirm(self) -> None:
-        if len(self.chosen) == self.count:
-            self.dismiss(list(self.chosen))
-
-
-class TrumpDialog(ModalScreen[int]):
-    """Name trump: a button per colour with how many of it you hold; keys B, G, R, Y."""
-
-    BINDINGS = [*(Binding(c[0].lower(), f"choose({i})", c) for i, c in enumerate(COLOURS)),
-                Binding("h", "app.hint", "Hint")]  # R is Red here
-
-    def __init__(self, state: State, hand: int):
-        super().__init__(classes="dialog")
-        self.state, self.hand = state, hand
-
-    def compose(self) -> ComposeResult:
-        t = self.state.cards
-        with Vertical(classes="box"):
-            yield Label("Name trump", classes="title")
-            yield Static(hand_line(self.state, self.hand), classes="handline")
-            with Horizontal(classes="row"):
-                for i, colour in enumerate(COLOURS):
-                    n = sum(1 for c in range(t.deck_size) if self.hand >> c & 1 and t.colour[c] == i)
-                    yield Button(f"{colour} ({n})", id=f"trump-{colour}", classes=f"trumpbtn c{i}")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(COLOURS.index((event.button.id or "")[6:]))
-
-    def action_choose(self, colour: int) -> None:
-        self.dismiss(colour)
+from .settings import SPEEDS, TRICK_PAUSES, Settings
+from .widgets import card_text, grouped
 
 
 def score_sheet(results: list[HandResult] | tuple[HandResult, ...], me: int,
@@ -149,7 +40,9 @@ def score_sheet(results: list[HandResult] | tuple[HandResult, ...], me: int,
 class SummaryScreen(ModalScreen[None]):
     """After a hand: contract, made or set, points, score change, the nest; the score sheet; the winner."""
 
-    BINDINGS = [Binding("enter", "close", "Continue"), Binding("escape", "close", "Continue")]
+    BINDINGS = [Binding("enter,escape,space", "close", "Continue"), Binding("l", "app.last_trick", "Last trick"),
+                Binding("t", "app.stats", "Stats"), Binding("w", "app.save", "Save"),
+                Binding("n", "app.new_game", "New game"), Binding("q", "app.quit", "Quit")]
 
     def __init__(self, state: State, result: HandResult, nest: int, me: int, results: list[HandResult],
                  winner: int | None):
@@ -166,26 +59,27 @@ class SummaryScreen(ModalScreen[None]):
             yield Label(f"Hand {r.hand_no + 1}: {seat_label(r.declarer, me)} bid {r.bid} in "
                         f"{COLOURS[r.trump]} and was {verdict.upper()}", classes="title " + (
                             "good" if ours == r.made else "bad"))
-            t = Text()
-            t.append(f"points captured: us {r.points[us]}, them {r.points[1 - us]}"
-                     f" (tricks {r.tricks[us]}-{r.tricks[1 - us]})\n")
-            t.append(f"score change: us {r.score_change[us]:+d}, them {r.score_change[1 - us]:+d}\n")
-            t.append("nest dealt: ")
-            for c in sorted_cards(st, self.nest):
-                t.append_text(card_text(st, c, trump_mark=False))
-                t.append(" ")
-            t.append("\nput back: ")
-            for c in sorted_cards(st, r.discards):
-                t.append_text(card_text(st, c, trump_mark=False))
-                t.append(" ")
-            t.append(f"  ({r.nest_points} points, to the last trick's winners)\n")
-            yield Static(t)
-            yield score_sheet(self.results, me)
-            if self.winner is not None:
-                won = self.winner == us
-                yield Label("You WIN the game!" if won else "They win the game.",
-                            classes="title " + ("good" if won else "bad"), id="winner")
-            yield Button("Continue", id="continue", variant="primary")
+            with VerticalScroll(id="summary-body"):
+                t = Text()
+                t.append(f"points captured: us {r.points[us]}, them {r.points[1 - us]}"
+                         f" (tricks {r.tricks[us]}-{r.tricks[1 - us]})\n")
+                t.append(f"score change: us {r.score_change[us]:+d}, them {r.score_change[1 - us]:+d}\n")
+                t.append("nest dealt: ")
+                for c in sorted_cards(st, self.nest):
+                    t.append_text(card_text(st, c, trump_mark=False))
+                    t.append(" ")
+                t.append("\nput back: ")
+                for c in sorted_cards(st, r.discards):
+                    t.append_text(card_text(st, c, trump_mark=False))
+                    t.append(" ")
+                t.append(f" ({r.nest_points} points, to the last trick's winners)")
+                yield Static(t)
+                yield score_sheet(self.results, me)
+                if self.winner is not None:
+                    won = self.winner == us
+                    yield Label("You WIN the game!" if won else "They win the game.",
+                                classes="title " + ("good" if won else "bad"), id="winner")
+            yield Button("Continue", id="continue", variant="primary", compact=short(self.app))
 
     def on_mount(self) -> None:
         self.query_one("#continue", Button).focus()
@@ -224,6 +118,48 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class StatsScreen(ModalScreen[None]):
+    """Your record: games, hands, your made rate as declarer and your team's points per hand
+    against the computer players, by rule set and level."""
+
+    BINDINGS = [Binding("escape,q,t", "close", "Close")]
+
+    def __init__(self, rows: list[StatsRow], folder: str, problems: list[str], keeping: bool):
+        super().__init__(classes="dialog")
+        self.rows, self.folder, self.problems, self.keeping = rows, folder, problems, keeping
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="box wide"):
+            yield Label("Your record against the computer players", classes="title")
+            if self.rows:
+                table: DataTable = DataTable(id="stats", zebra_stripes=True, cursor_type="none")
+                table.can_focus = False
+                table.add_columns("rules", "level", "games", "won", "hands", "decl", "made", "pts/hand",
+                                  "score/hand")
+                for r in self.rows:
+                    made = "-" if r.made_rate is None else f"{r.made_rate:.0%}"
+                    table.add_row(r.variant, level_title(r.level), str(r.games), str(r.won), str(r.hands),
+                                  str(r.declared), made, f"{r.points_per_hand:+.1f}", f"{r.score_per_hand:+.1f}")
+                yield table
+                yield Static("decl: hands you won the bid; made: of those, made. pts/hand: points captured, "
+                             "your team minus theirs, per hand; score/hand: score change, likewise.", classes="note")
+            else:
+                yield Static("No finished games yet. Every finished game is saved here"
+                             + ("." if self.keeping else " when 'Keep finished games' is on (Settings)."))
+            note = f"games are saved in {self.folder}" + ("" if self.keeping else " (saving is off)")
+            if self.problems:
+                note += f"; {len(self.problems)} file(s) could not be read: " + "; ".join(self.problems[:3])
+            yield Static(note, classes="note")
+            yield Button("Close", id="close", compact=short(self.app))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 def variant_choices() -> list[tuple[str, str]]:
     """(label, value) for every variant and, where allowed, its no-Crow option (value ``name_nocrow``)."""
     out = []
@@ -235,8 +171,13 @@ def variant_choices() -> list[tuple[str, str]]:
     return out
 
 
+def pause_label(x: float | None) -> str:
+    return "until a key" if x is None else "no pause" if x == 0 else f"{x:g} s (a key goes on sooner)"
+
+
 class SettingsScreen(ModalScreen[Settings | None]):
-    """Variant, seat, the agents and the AI speed; Save checks them and starts a new game."""
+    """Rules, seat, level (or an agent per side), speeds and your record; Save checks every agent
+    on the rules and starts a new game."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -248,48 +189,63 @@ class SettingsScreen(ModalScreen[Settings | None]):
         s = self.settings
         value = s.variant if s.crow else f"{s.variant}_nocrow"
         speeds = sorted(set(SPEEDS) | {s.speed})
+        pauses = list(TRICK_PAUSES) if s.trick_pause in TRICK_PAUSES else [*TRICK_PAUSES, s.trick_pause]
+        compact = short(self.app)
         with Vertical(classes="box wide"):
             yield Label("Settings", classes="title")
-            with Grid(id="form"):
-                yield Label("Variant")
-                yield Select(variant_choices(), value=value, allow_blank=False, id="variant")
-                yield Label("Your seat")
-                yield Select([(f"player_{i}", i) for i in range(4)], value=s.seat, allow_blank=False, id="seat")
-                yield Label("Partner agent")
-                yield Input(s.partner, id="partner",
-                            placeholder="random | heuristic | pimc?samples=8 | checkpoint:PATH")
-                yield Label("Opponents' agent")
-                yield Input(s.opponents, id="opponents")
-                yield Label("AI speed (s/move)")
-                yield Select([(f"{x:g} s" + (" (instant)" if x == 0 else ""), x) for x in speeds], value=s.speed,
-                             allow_blank=False, id="speed")
+            with VerticalScroll(id="form-scroll"):
+                with Grid(id="form", classes="compact" if compact else ""):
+                    yield Label("Rules")
+                    yield Select(variant_choices(), value=value, allow_blank=False, id="variant", compact=compact)
+                    yield Label("Your seat")
+                    yield Select([(f"player_{i}", i) for i in range(NUM_SEATS)], value=s.seat, allow_blank=False,
+                                 id="seat", compact=compact)
+                    yield Label("Computer players")
+                    yield Select([(f"{lv.title}: {lv.about}", name) for name, lv in LEVELS.items()], value=s.level,
+                                 allow_blank=False, id="level", compact=compact)
+                    yield Label("Partner's agent")
+                    yield Input(s.partner, id="partner", placeholder="empty: the level's (or random, heuristic, "
+                                "pimc, learned, checkpoint:PATH)")
+                    yield Label("Opponents' agent")
+                    yield Input(s.opponents, id="opponents", placeholder="empty: the level's")
+                    yield Label("AI speed (s/move)")
+                    yield Select([(f"{x:g} s" + (" (instant)" if x == 0 else ""), x) for x in speeds], value=s.speed,
+                                 allow_blank=False, id="speed", compact=compact)
+                    yield Label("After each trick")
+                    yield Select([(pause_label(x), i) for i, x in enumerate(pauses)], value=pauses.index(s.trick_pause),
+                                 allow_blank=False, id="trick_pause", compact=compact)
+                    yield Label("Your record")
+                    yield Checkbox("Keep finished games (Stats: T)", s.keep_games, id="keep_games", compact=compact)
             yield Label(self.error, id="error", classes="bad")
             with Horizontal(classes="row"):
-                yield Button("Save and new game", id="save", variant="success")
-                yield Button("Cancel", id="cancel")
+                yield Button("Save and new game", id="save", variant="success", compact=compact)
+                yield Button("Cancel", id="cancel", compact=compact)
+        self._pauses = pauses
 
     def read(self) -> Settings:
         name = str(self.query_one("#variant", Select).value)
-        crow = not name.endswith("_nocrow")
-        return Settings(variant=name.removesuffix("_nocrow"), crow=crow,
+        pause = self._pauses[int(self.query_one("#trick_pause", Select).value)]  # type: ignore[arg-type]
+        return Settings(variant=name.removesuffix("_nocrow"), crow=not name.endswith("_nocrow"),
                         seat=int(self.query_one("#seat", Select).value),  # type: ignore[arg-type]
+                        level=str(self.query_one("#level", Select).value),
                         partner=self.query_one("#partner", Input).value.strip(),
                         opponents=self.query_one("#opponents", Input).value.strip(),
-                        speed=float(self.query_one("#speed", Select).value))  # type: ignore[arg-type]
+                        speed=float(self.query_one("#speed", Select).value),  # type: ignore[arg-type]
+                        trick_pause=pause,
+                        keep_games=self.query_one("#keep_games", Checkbox).value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "cancel":
             self.dismiss(None)
             return
-        from .session import build_agent
+        from .session import build_lineup, first_line
 
         try:
             new = self.read().check()
-            for spec in {new.partner, new.opponents}:
-                build_agent(spec, new.rules(), 0)
+            build_lineup(new, seed=0)  # every computer seat's agent, built and checked on the rules
         except (ValueError, TypeError) as exc:
-            self.query_one("#error", Label).update(f"error: {exc}")
+            self.query_one("#error", Label).update(f"error: {first_line(exc)}")
             return
         self.dismiss(new)
 

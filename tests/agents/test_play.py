@@ -8,7 +8,8 @@ import json
 import pytest
 
 from agents.play.app import PlayApp
-from agents.play.screens import BidDialog, DiscardDialog, SettingsScreen, SummaryScreen, TrumpDialog
+from agents.play.dialogs import BidDialog, DiscardDialog, TrumpDialog
+from agents.play.screens import SettingsScreen, SummaryScreen
 from agents.play.settings import Settings
 from agents.play.widgets import HandView
 from crowsnest_env.rules import VARIANTS, Phase
@@ -19,22 +20,33 @@ SIZE = (100, 30)
 @pytest.fixture(autouse=True)
 def _config_in_tmp(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the record of finished games
 
 
-def make_app(variant: str = "crowsnest", crow: bool = True, seed: int = 1, **kw) -> PlayApp:
-    settings = Settings(variant=variant, crow=crow, seat=0, partner="heuristic", opponents="heuristic", speed=0)
-    return PlayApp(settings, seed=seed, max_hands=1, persist=False, **kw)
+def make_app(variant: str = "crowsnest", crow: bool = True, seed: int = 1, max_hands: int = 1, **settings) -> PlayApp:
+    settings = Settings(variant=variant, crow=crow, seat=0, **{"speed": 0, **settings})
+    return PlayApp(settings, seed=seed, max_hands=max_hands, persist=False)
+
+
+async def started(app: PlayApp, pilot) -> None:
+    """Wait for the app's first game (built once the first frame is on screen)."""
+    for _ in range(500):
+        if app.game is not None:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never started a game")
 
 
 async def play_turn(app: PlayApp, pilot) -> str:
     """Make the person's move with the UI's own controls; what kind of move it was."""
+    await started(app, pilot)
     screen = app.screen
-    for _ in range(20):  # a dialog just pushed may not have composed its buttons yet
-        if screen is app.screen_stack[0] or screen.query("Button"):
+    for _ in range(50):  # a dialog just pushed may not have composed and laid out its buttons yet
+        if screen is app.screen_stack[0] or any(b.region.area for b in screen.query("Button")):
             break
-        await pilot.pause()
+        await pilot.pause(0.01)
     if isinstance(screen, BidDialog):
-        bids = [b for b in screen.query("Button.bid")]
+        bids = [b for b in screen.query("Button.bid") if b.id != "pass"]
         await pilot.click(f"#{bids[-1].id}")  # the top bid ends the auction: we declare
         return "bid"
     if isinstance(screen, DiscardDialog):
@@ -66,7 +78,7 @@ async def play_turn(app: PlayApp, pilot) -> str:
 
 async def play_hand(app: PlayApp, pilot) -> list[str]:
     moves: list[str] = []
-    await pilot.pause()
+    await started(app, pilot)
     for _ in range(60):
         if app.game.done and not isinstance(app.screen, SummaryScreen):
             break
@@ -106,7 +118,7 @@ def test_left_right_move_among_legal_cards_only():
     async def run():
         app = make_app("crowsnest", seed=1)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await started(app, pilot)
             while app.game.state.phase is not Phase.PLAY or len(app.query_one(HandView).legal_buttons()) < 2:
                 await play_turn(app, pilot)
                 await pilot.pause()
@@ -158,19 +170,23 @@ def test_settings_are_chosen_in_the_ui_saved_and_reloaded(tmp_path):
     assert settings_path() == tmp_path / "config" / "crowsnest" / "settings.json"
     saved = json.loads(settings_path().read_text())
     assert saved["variant"] == "crowsnest" and saved["crow"] is False and saved["partner"] == "random"
-    assert load_settings() == Settings(variant="crowsnest", crow=False, partner="random", opponents="heuristic",
-                                       speed=0)
+    assert load_settings() == Settings(variant="crowsnest", crow=False, partner="random", speed=0)
 
 
-def test_damaged_settings_file_gives_the_defaults(tmp_path):
-    from agents.play.settings import load_settings, save_settings, settings_path
+def test_a_damaged_settings_file_gives_defaults_and_says_what_was_wrong(tmp_path):
+    from agents.play.settings import read_settings, save_settings, settings_path
 
     save_settings(Settings(variant="dixie", seat=2))
-    assert load_settings().variant == "dixie"
+    assert read_settings() == (Settings(variant="dixie", seat=2), [])
     settings_path().write_text("{not json")
-    assert load_settings() == Settings()
-    settings_path().write_text(json.dumps({"variant": "partnership", "crow": False}))  # no such option
-    assert load_settings() == Settings()
+    settings, problems = read_settings()
+    assert settings == Settings() and "cannot be read" in problems[0]
+    settings_path().write_text(json.dumps({"variant": "partnership", "crow": False, "seat": 7, "level": "insane",
+                                           "speed": 0.3, "trick_pause": None}))
+    settings, problems = read_settings()  # each bad value replaced by its default, the good ones kept
+    assert settings == Settings(variant="partnership", speed=0.3, trick_pause=None)
+    assert [p.split("=")[0] for p in problems] == ["saved setting crow", "saved setting seat", "saved setting level"]
+    assert "unknown level 'insane'" in problems[2]
 
 
 def test_replay_steps_through_a_saved_game_card_by_card(tmp_path):

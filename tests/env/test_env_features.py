@@ -225,6 +225,55 @@ def test_record_replays_to_identical_state(tmp_path):
     assert json.loads(path.read_text()) == env.game_record()
 
 
+def test_replay_takes_a_path_and_stops_at_any_move(tmp_path):
+    """Issue 17: replay("game.json") said "not a CrowsNest game record"; a viewer's position at move
+    n of a game of several hands (whose later deals those moves never reach) is ``upto=n``."""
+    table = crowsnest_env.Table("crowsnest", max_hands=2)
+    table.reset(3)
+    agents = [RandomAgent(seed=s) for s in range(4)]
+    while not table.done:
+        table.step(agents[table.to_move].act(table.view()))
+    path = tmp_path / "game.json"
+    table.save_record(str(path))
+    assert len(table.record()["deals"]) >= 2
+    assert replay(path) == replay(str(path)) == table.state
+    first = table.record()["deals"][0]
+    start = replay(path, upto=0)
+    assert start.hand_no == 0 and [start.cards.names_of(h) for h in start.hands] == first["hands"]
+    actions = table.record()["actions"]
+    env = crowsnest_env.raw_env(max_hands=2)
+    env.reset(options={"deal": first, "dealer": table.record()["dealer"]})
+    n = next(i for i in range(len(actions)) if replay(path, upto=i + 1).hand_no == 1)
+    for a in actions[: n + 1]:
+        env.step(a)
+    assert replay(path, upto=n + 1).results == env.game.results  # the first hand scored alike
+    with pytest.raises(ValueError, match="upto must be 0"):
+        replay(path, upto=len(actions) + 1)
+    with pytest.raises(FileNotFoundError):
+        replay(tmp_path / "missing.json")
+    (tmp_path / "other.json").write_text('{"moves": []}')
+    with pytest.raises(ValueError, match="not a CrowsNest game record"):
+        replay(str(tmp_path / "other.json"))
+
+
+def test_the_readme_first_example_ends():
+    """Issue 17: random play on the env's defaults drove both teams to about -1.7M in 2.8M steps and
+    never ended; the default cap (DEFAULT_MAX_HANDS) truncates it. The README's code, run as written."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## The environment", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    env = namespace["env"]
+    table = env.unwrapped.table
+    assert table.truncated and not table.terminated and table.state.hand_no == crowsnest_env.DEFAULT_MAX_HANDS
+    assert all(env.unwrapped.truncations.values())
+    assert env.agents == []
+
+
 def test_replay_rejects_foreign_json():
     with pytest.raises(ValueError, match="not a CrowsNest game record"):
         replay({"moves": []})

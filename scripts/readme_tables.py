@@ -1,0 +1,238 @@
+"""Generate the README's figure tables from the JSON in ``docs/results/``, in place.
+
+    python scripts/readme_tables.py            # rewrite every table block of README.md
+    python scripts/readme_tables.py --check    # exit 1 (and show the diff) when README.md differs
+
+A table block in the README is the text between ``<!-- table:NAME -->`` and ``<!-- /table:NAME -->``;
+the function registered under NAME (``@table("NAME")``) writes it from the results folder. To add
+a table, register one more function and put its markers where it belongs. Every figure comes from
+a JSON file that the command quoted beside the table wrote (an arena ``--out`` file, a training
+run's ``eval.json`` / ``baseline.json`` / ``config.yaml``); nothing here is measured or typed in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+RESULTS = ROOT / "docs" / "results"
+MINUS = "\u2212"  # the README writes negative figures with a real minus sign
+
+TableFn = Callable[[Path], list[str]]
+TABLES: dict[str, TableFn] = {}
+"""name -> function of the results folder giving the table's lines (header and separator included)."""
+
+BLOCK = re.compile(r"(<!-- table:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /table:(?P=name) -->)", re.S)
+
+
+def table(name: str) -> Callable[[TableFn], TableFn]:
+    """Register ``fn`` as the writer of the README block ``name``."""
+    def register(fn: TableFn) -> TableFn:
+        if name in TABLES:
+            raise ValueError(f"table {name!r} is registered twice")
+        TABLES[name] = fn
+        return fn
+    return register
+
+
+# --------------------------------------------------------------------------------- formatting
+def signed(x: float, digits: int = 1) -> str:
+    """``+182.5``, ``−3.8`` (a real minus sign)."""
+    text = f"{x:+.{digits}f}"
+    return text.replace("-", MINUS)
+
+
+def interval(ci: list[float]) -> str:
+    return f"[{signed(ci[0])}, {signed(ci[1])}]"
+
+
+def rate(x: float) -> str:
+    """A made rate: whole percent from 10% up, one decimal below (``97%``, ``1.6%``)."""
+    return f"{x * 100:.0f}%" if round(x * 100) >= 10 else f"{x * 100:.1f}%"
+
+
+def speed(x: float) -> str:
+    """Decisions per second: to the hundred from 1,000 up (``56,100``), else whole (``29``)."""
+    return f"{round(x, -2):,.0f}" if x >= 1000 else f"{x:.0f}"
+
+
+def millions(n: float) -> str:
+    return f"{n / 1e6:.1f}M"
+
+
+def cells(*values: object) -> str:
+    """One table row; an empty cell is written ``| |`` as in the hand-kept tables."""
+    return "|" + "|".join(f" {v} " if v != "" else " " for v in values) + "|"
+
+
+# ------------------------------------------------------------------------------------ sources
+def load(results: Path, rel: str) -> Any:
+    path = results / rel
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SystemExit(f"readme_tables: cannot read {path}: {exc.strerror or exc}") from None
+
+
+def pairing(results: Path, rel: str, key: str | None = None) -> dict[str, Any]:
+    """One pairing of a results file: an arena ``--out`` file (its only pairing) or a training run's
+    ``eval.json`` (``key`` = the opponent) or ``baseline.json`` (a pairing itself)."""
+    data = load(results, rel)
+    if key is not None:
+        return data[key]
+    if "pairings" in data:
+        if len(data["pairings"]) != 1:
+            raise SystemExit(f"readme_tables: {rel} holds {len(data['pairings'])} pairings; name one")
+        return data["pairings"][0]
+    return data
+
+
+def run_config(results: Path, run: str) -> dict[str, Any]:
+    import yaml
+
+    return yaml.safe_load((results / run / "config.yaml").read_text(encoding="utf-8"))
+
+
+def adp(p: dict[str, Any]) -> str:
+    return f"{signed(p['adp'])} {interval(p['adp_ci95'])}"
+
+
+# ------------------------------------------------------------------------------------- tables
+@table("standing")
+def standing(results: Path) -> list[str]:
+    """Where the agents stand (crowsnest): a over b, adp with its interval."""
+    main = run_config(results, "crowsnest_ppo")
+    long = run_config(results, "crowsnest_ppo_long")
+    rows = [
+        ("`heuristic`", pairing(results, "heuristic_vs_random_crowsnest.json")),
+        ("`pimc`", pairing(results, "pimc_vs_heuristic_crowsnest.json")),
+        (f"`learned` (main job, {millions(main['total_steps'])} decisions)",
+         pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
+        ("`learned`", pairing(results, "crowsnest_ppo/eval.json", "random")),
+        (f"long config policy ({millions(long['total_steps'])} decisions)",
+         pairing(results, "long_vs_pimc_crowsnest.json")),
+        ("`pimc?policy=learned`", pairing(results, "pimc_policy_learned_vs_pimc_crowsnest.json")),
+    ]
+    lines = ["| a | b | deals | adp |", "|---|---|---:|---|"]
+    lines += [cells(a, f"`{p['b']}`", p["deals"], adp(p)) for a, p in rows]
+    return lines
+
+
+@table("arena")
+def arena(results: Path) -> list[str]:
+    """The baselines against each other, per variant (``crowsnest-arena ... --out``)."""
+    lines = ["| variant | a | b | deals | adp (a − b) | 95% CI | made rate a / b | decisions/s a / b |",
+             "|---|---|---|---:|---:|---|---|---|"]
+    for rel in ("heuristic_vs_random_crowsnest.json", "heuristic_vs_random_tournament.json",
+                "pimc_vs_heuristic_crowsnest.json", "pimc_vs_heuristic_tournament.json"):
+        p = pairing(results, rel)
+        lines.append(cells(p["variant"], p["a"], p["b"], p["deals"], signed(p["adp"]), interval(p["adp_ci95"]),
+                           f"{rate(p['made_rate_a'])} / {rate(p['made_rate_b'])}",
+                           f"{speed(p['decisions_per_s_a'])} / {speed(p['decisions_per_s_b'])}"))
+    return lines
+
+
+@table("ppo")
+def ppo(results: Path) -> list[str]:
+    """The shipped runs: each run folder's final evaluation, the heuristic on the same deals, and
+    the long run against PIMC (arena seed 7)."""
+    def row(run: str, training: str, p: dict[str, Any], bold: bool = False, deals: str | None = None) -> str:
+        figure = f"**{signed(p['adp'])}**" if bold else signed(p["adp"])
+        return cells(run, training, p["b"], deals or p["deals"], figure, interval(p["adp_ci95"]),
+                     f"{rate(p['made_rate_a'])} / {rate(p['made_rate_b'])}")
+
+    main, long = run_config(results, "crowsnest_ppo"), run_config(results, "crowsnest_ppo_long")
+    vs_pimc = pairing(results, "long_vs_pimc_crowsnest.json")
+    return [
+        "| run | training | b | deals | adp (learner − b) | 95% CI | made rate learner / b |",
+        "|---|---|---|---:|---:|---|---|",
+        row(f"default `configs/crowsnest_ppo.yaml` (main job): BC on {millions(main['bc_decisions'])} heuristic "
+            "decisions, random kept in the pool, fixed budget", f"{millions(main['total_steps'])} learner decisions",
+            pairing(results, "crowsnest_ppo/eval.json", "random")),
+        row("", "", pairing(results, "crowsnest_ppo/eval.json", "heuristic"), bold=True),
+        row("*the heuristic itself, same deals*", "", pairing(results, "crowsnest_ppo/baseline.json")),
+        row("long `configs/crowsnest_ppo_long.yaml`: the main job's recipe, fixed budget",
+            f"{millions(long['total_steps'])} decisions", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
+        row("", "", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic"), bold=True),
+        row("", "", vs_pimc, bold=True, deals=f"{vs_pimc['deals']} (seed {vs_pimc['seed']})"),
+    ]
+
+
+@table("levels")
+def levels(results: Path) -> list[str]:
+    """The play app's levels (agents/play/levels.py, the one table of level -> agent) with the
+    measured strength of each agent: the level's own figure from its arena or training JSON."""
+    sys.path.insert(0, str(ROOT))
+    from agents.play.levels import LEVELS
+
+    strength = {
+        "easy": ("`heuristic`", pairing(results, "easy_vs_heuristic_crowsnest.json")),
+        "normal": ("`random`", pairing(results, "heuristic_vs_random_crowsnest.json")),
+        "hard": ("`heuristic`", pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
+        "expert": ("`pimc`", pairing(results, "pimc_policy_learned_vs_pimc_crowsnest.json")),
+    }
+    if set(strength) != set(LEVELS):
+        raise SystemExit(f"readme_tables: levels table knows {sorted(strength)}, the app has {sorted(LEVELS)}")
+    lines = ["| level | agent | what it is | crowsnest: adp against | deals | adp |", "|---|---|---|---|---:|---|"]
+    for name, lv in LEVELS.items():
+        b, p = strength[name]
+        lines.append(cells(lv.title, f"`{lv.agent}`", lv.about, b, p["deals"], adp(p)))
+    return lines
+
+
+# ------------------------------------------------------------------------------------- driver
+def render(text: str, results: Path = RESULTS, tables: dict[str, TableFn] | None = None) -> str:
+    """``text`` with every table block rewritten; SystemExit naming a block with no writer, or a
+    registered table whose markers are missing."""
+    tables = TABLES if tables is None else tables
+    seen: set[str] = set()
+
+    def fill(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if name not in tables:
+            raise SystemExit(f"readme_tables: README block {name!r} has no table function; "
+                             f"registered: {', '.join(sorted(tables))}")
+        seen.add(name)
+        return m.group(1) + "\n".join(tables[name](results)) + "\n" + m.group(4)
+
+    out = BLOCK.sub(fill, text)
+    missing = sorted(set(tables) - seen)
+    if missing:
+        raise SystemExit(f"readme_tables: no <!-- table:NAME --> markers for {', '.join(missing)}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if the README differs")
+    parser.add_argument("--readme", type=Path, default=README, help=f"default {README.relative_to(ROOT)}")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the JSON folder (default docs/results)")
+    args = parser.parse_args(argv)
+    text = args.readme.read_text(encoding="utf-8")
+    new = render(text, args.results)
+    if args.check:
+        if new != text:
+            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
+                                                       str(args.readme), "generated"))
+            print(f"{args.readme} differs from its tables' JSON; run python scripts/readme_tables.py", file=sys.stderr)
+            return 1
+        return 0
+    if new != text:
+        sys.path.insert(0, str(ROOT))
+        from crowsnest_env.atomic import atomic_write_text
+
+        atomic_write_text(args.readme, new)
+        print(f"rewrote {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
