@@ -42,7 +42,7 @@ def test_help_names_every_agent_and_level(capsys):
     for name in ("random", "heuristic", "pimc", "learned", "checkpoint:PATH", "phase:", "--level"):
         assert name in out, name
     for level, agent in (("easy", "phase:base=heuristic;play=random"), ("normal", "heuristic"), ("hard", "learned"),
-                         ("expert", "pimc?policy=learned")):
+                         ("expert", "expert")):
         assert f"{level} = {agent}" in out
 
 
@@ -51,7 +51,7 @@ def test_a_level_that_cannot_play_the_rules_is_refused_before_anything_is_saved(
     err = run_error(capsys, ["--variant", "crowsnest_nocrow", "--level", "hard"])
     assert "Hard (learned) cannot play crowsnest_nocrow: no shipped policy" in err
     err = run_error(capsys, ["--variant", "tournament_nocrow", "--level", "expert"])
-    assert "Expert (pimc?policy=learned) cannot play tournament_nocrow" in err
+    assert "Expert (expert) cannot play tournament_nocrow" in err
     err = run_error(capsys, ["--variant", "dixie", "--partner", "phase:base=heuristic;play=checkpoint:"
                              "agents/policies/crowsnest.pt"])
     assert "cannot play dixie: this agent was trained for 'crowsnest'" in err

@@ -28,7 +28,7 @@ def _folders_in_tmp(tmp_path, monkeypatch):
 def test_levels_are_one_table_and_the_default_is_one_level_for_all_three():
     assert {name: lv.agent for name, lv in LEVELS.items()} == {
         "easy": "phase:base=heuristic;play=random", "normal": "heuristic", "hard": "learned",
-        "expert": "pimc?policy=learned"}
+        "expert": "expert"}
     assert DEFAULT_LEVEL == "normal" == Settings().level
     game = Game(Settings(), seed=1)
     assert game.names == {1: "heuristic", 2: "heuristic", 3: "heuristic"}
