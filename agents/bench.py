@@ -7,6 +7,7 @@ Usage::
     crowsnest-bench --variant crowsnest --add "pimc?samples=16" --workers 2
     crowsnest-bench --report-only --readme README.md          # redraw outputs from the JSON
     crowsnest-bench --export-deals deals.json --variant tournament --deal-set crowsnest-v1
+    crowsnest-bench --prune                                   # also delete cells the board no longer uses
 
 Every *entrant* (the reference line-up :data:`REFERENCES` plus the candidates added with
 ``--add``) plays every reference in an arena pairing on the deal set's deals (a *cell*,
@@ -280,6 +281,16 @@ def merge_board(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, An
     return {**new, "rule_sets": {rs: sections[rs] for rs in RULE_SETS if rs in sections}}
 
 
+def prune_cache(board: dict[str, Any], cache: str | os.PathLike[str]) -> list[Path]:
+    """Delete the cell files of ``board``'s deal set under ``cache`` that no cell of the board uses
+    (cells of older code or files); returns them. Other deal sets' files are not touched."""
+    used = {Path(cache) / c["cache"] for sec in board["rule_sets"].values() for c in sec["cells"]}
+    stale = [p for p in sorted((Path(cache) / board["deal_set"]["name"]).glob("*/*.json")) if p not in used]
+    for path in stale:
+        path.unlink()
+    return stale
+
+
 # ------------------------------------------------------------------------------ command line
 def parse_rule_sets(text: str | None) -> list[str]:
     """``crowsnest,red_one`` / ``all`` / None (all) -> rule sets; DealSetError naming an unknown one."""
@@ -321,10 +332,13 @@ def plan_candidates(board: dict[str, Any] | None, selected: Sequence[str], expli
         if spec in references:
             print(f"crowsnest-bench: {spec!r} is a reference: it is on every board already", file=sys.stderr)
             continue
-        for rs in selected:
-            if rs not in bad and spec not in out[rs]:
-                out[rs].append(spec)
-                touched.add(rs)
+        added = [rs for rs in selected if rs not in bad and spec not in out[rs]]
+        for rs in added:
+            out[rs].append(spec)
+        touched.update(added)
+        cannot = f" (it cannot play {', '.join(bad)})" if bad else ""
+        print(f"crowsnest-bench: adding {spec!r} to {', '.join(added) or 'no rule set: it is there already'}{cannot}",
+              file=sys.stderr)
     if (add or remove) and not explicit:
         out = {rs: c for rs, c in out.items() if rs in touched}
     return out
@@ -353,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="play nothing: redraw the Markdown and plots from the JSON")
     p.add_argument("--export-deals", metavar="FILE.json", help="write one rule set's deals (and their hash) and exit")
     p.add_argument("--list", action="store_true", help="list deal sets, rule sets and references, and exit")
+    p.add_argument("--prune", action="store_true",
+                   help="afterwards, delete the deal set's cache files that the board does not use (stale cells)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress output")
     return p
 
@@ -406,6 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         write_json_atomic(board_path, board)
         _write_outputs(board, out, args.readme, progress)
+        if args.prune:
+            removed = prune_cache(board, args.cache or out / "cache")
+            print(f"crowsnest-bench: --prune removed {len(removed)} cache files the board does not use",
+                  file=sys.stderr)
     except (ValueError, OSError) as err:
         exit_error(parser, err)
     return 0

@@ -88,15 +88,15 @@ def rule_sets_lines(board: dict[str, Any], baseline: str = README_BASELINE) -> l
     names.sort(key=lambda n: order.get(n, len(order)))  # stable: candidates as added
     sets = list(board["rule_sets"])
     lines = [_row("agent", *sets), "|---|" + "---:|" * len(sets)]
+    weakest = next((r for r in board["reference_lineup"] if r != baseline), None)
     for name in names:
+        other = baseline if name != baseline else weakest
         cells = []
         for rs in sets:
-            sec = board["rule_sets"][rs]
-            row = next((r for r in sec["rows"] if r["agent"] == name), None)
-            other = baseline if name != baseline else next((r for r in sec["references"] if r != baseline), None)
+            row = next((r for r in board["rule_sets"][rs]["rows"] if r["agent"] == name), None)
             vs = row["vs"].get(other) if row is not None and other is not None else None
-            cells.append("–" if vs is None else half_width(vs) + ("" if name != baseline else f" (vs {other})"))
-        lines.append(_row(f"`{short(name)}`", *cells))
+            cells.append("–" if vs is None else half_width(vs))
+        lines.append(_row(f"`{short(name)}`" + ("" if name != baseline else f" (vs {other})"), *cells))
     return lines
 
 
@@ -104,11 +104,11 @@ def markdown(board: dict[str, Any], plots: dict[str, str] | None = None) -> str:
     """The whole board as a Markdown page (one section per rule set)."""
     ds = board["deal_set"]
     out = [f"# CrowsNest benchmark `{ds['name']}`", "",
-           f"{ds['description']}. Deal set seed {ds['seed']}, {ds['deals']} duplicate deals per rule set, "
-           f"a hand passed out after {ds['max_redeals']} all-pass redeals. Written by `crowsnest-bench` from "
-           f"`{ds['name']}.json`; do not edit. adp: mean points difference per deal (the agent's team minus the "
-           "reference's), 95% interval; ratings: openskill Plackett-Luce over all of a rule set's cells, one "
-           "match per duplicate deal.", ""]
+           f"Deal set `{ds['name']}` ({ds['description']}): {ds['deals']} duplicate deals per rule set, seed "
+           f"{ds['seed']}, a hand passed out after {ds['max_redeals']} all-pass redeals. Written by "
+           f"`crowsnest-bench` from `{ds['name']}.json`; do not edit. adp: mean points difference per deal "
+           "(the agent's team minus the reference's), 95% interval; ratings: openskill Plackett-Luce over all "
+           "of a rule set's cells, one match per duplicate deal.", ""]
     if board["rule_sets"]:
         out += [f"## Against the {README_BASELINE}, every rule set", "", *rule_sets_lines(board), ""]
     for rs in board["rule_sets"]:
@@ -162,6 +162,7 @@ def plot_section(board: dict[str, Any], rule_set: str, path: str | os.PathLike[s
             ax.annotate(signed(vs["adp"]), (vs["adp"], y), textcoords="offset points", xytext=(0, 7), ha="center",
                         fontsize=8, color=color)
         ax.axvline(0.0, color="grey", lw=0.8, ls="--")
+        ax.margins(x=0.12)  # room for the value labels at the ends
         ax.set_title(f"vs {ref}")
         ax.set_xlabel("adp (points per deal), 95% CI")
     ax = axes[0][-1]
@@ -171,8 +172,9 @@ def plot_section(board: dict[str, Any], rule_set: str, path: str | os.PathLike[s
     ax.set_xlabel("mu ± sigma")
     axes[0][0].set_yticks(ys, labels)
     axes[0][0].set_ylim(len(rows) - 0.6, -0.7)  # best first, room above the top row's label
-    fig.suptitle(f"{board['deal_set']['name']}, {rule_set}: {board['deal_set']['deals']} duplicate deals "
-                 f"(red: added agents)", fontsize=10)
+    added = " (red: added agents)" if sec["candidates"] else ""
+    fig.suptitle(f"{board['deal_set']['name']}, {rule_set}: {board['deal_set']['deals']} duplicate deals{added}",
+                 fontsize=10)
     fig.tight_layout()
 
     def write(fh: IO[Any]) -> None:

@@ -164,9 +164,9 @@ _SMOKE_HASHES = MappingProxyType({
 
 DEAL_SETS: Mapping[str, DealSet] = MappingProxyType({
     "crowsnest-v1": DealSet("crowsnest-v1", _V1_SEED, 1000, _V1_HASHES,
-                            description="the published leaderboard: 1000 duplicate deals per rule set"),
+                            description="the published leaderboard"),
     "crowsnest-smoke-v1": DealSet("crowsnest-smoke-v1", _V1_SEED, 24, _SMOKE_HASHES,
-                                  description="crowsnest-v1's first 24 deals: tests and a first try of a command"),
+                                  description="crowsnest-v1's first 24 deals, for tests and a first try"),
 })
 DEFAULT_DEAL_SET = "crowsnest-v1"
 

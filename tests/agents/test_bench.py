@@ -204,3 +204,15 @@ def test_the_readme_leaderboard_is_generated_from_the_shipped_board():
         "python -m agents.bench --report-only --readme README.md"
     for name in README_TABLES:
         assert f"<!-- table:{name} -->" in text
+
+
+def test_prune_removes_only_the_cells_the_board_does_not_use(tmp_path):
+    board = run_bench(SMOKE, {"crowsnest": []}, references=REFS, cache=tmp_path)
+    kept = sorted(tmp_path.rglob("*.json"))
+    stale = tmp_path / "crowsnest-smoke-v1" / "dixie" / "0123.json"
+    other = tmp_path / "crowsnest-v1" / "crowsnest" / "4567.json"
+    for path in (stale, other):
+        path.parent.mkdir(parents=True)
+        path.write_text("{}")
+    assert bench.prune_cache(board, tmp_path) == [stale]
+    assert sorted(tmp_path.rglob("*.json")) == sorted([*kept, other])
