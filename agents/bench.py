@@ -67,7 +67,7 @@ from crowsnest_env.table import Table
 from . import make_agent, parse_team
 from .arena import check_agents, check_writable, derive_seed, round_robin_matches, run_pairing, write_json_atomic
 from .backends import BACKENDS, Backend, WorkerCrashError, make_backend
-from .bench_cells import Warn, _stderr_warning, agent_files, cell_key, cell_path, code_version, read_cell, write_cell
+from .bench_cells import Warn, agent_files, cell_key, cell_path, code_version, read_cell, stderr_warning, write_cell
 from .deal_sets import (
     DEFAULT_DEAL_SET,
     RULE_SETS,
@@ -157,7 +157,7 @@ def plan_section(deal_set: DealSet, rule_set: str, candidates: Sequence[str], re
 # ------------------------------------------------------------------------------ running
 def play_sections(sections: Sequence[Section], *, workers: int = 1, backend: str | Backend = "local",
                   address: str | None = None, progress: bool = False,
-                  warn: Warn = _stderr_warning) -> dict[str, list[dict[str, Any]]]:
+                  warn: Warn = stderr_warning) -> dict[str, list[dict[str, Any]]]:
     """Every cell of ``sections``, from the cache or played (and then cached): rule set -> cells."""
     found: dict[str, list[dict[str, Any] | None]] = {
         s.rule_set: [read_cell(path, key, warn) for _, _, key, path in s.cells] for s in sections}
@@ -232,7 +232,7 @@ def check_options(references: Sequence[str], workers: int) -> list[str]:
 def run_bench(deal_set: str | DealSet, candidates: Mapping[str, Sequence[str]], *,
               references: Sequence[str] = REFERENCES, cache: str | os.PathLike[str] = DEFAULT_CACHE,
               workers: int = 1, backend: str | Backend = "local", address: str | None = None, progress: bool = False,
-              warn: Warn = _stderr_warning) -> dict[str, Any]:
+              warn: Warn = stderr_warning) -> dict[str, Any]:
     """The leaderboard of ``candidates`` (rule set -> agent specs) on ``deal_set``: a board dict
     (see the module table) holding the given rule sets. Checks everything before playing."""
     ds = get_deal_set(deal_set) if isinstance(deal_set, str) else deal_set
@@ -418,6 +418,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         exit_error(parser, err)
     except WorkerCrashError as err:
         return print_error(parser.prog, err, status=1)
+    if progress:
+        for rs, sec in new["rule_sets"].items():
+            for ref, why in sec["unavailable"].items():
+                print(f"crowsnest-bench: {rs}: reference {ref!r} left out: {why}", file=sys.stderr)
     board = merge_board(board, new)
     try:
         write_json_atomic(board_path, board)

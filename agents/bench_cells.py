@@ -182,11 +182,12 @@ def cell_path(cache: str | os.PathLike[str], key: dict[str, Any]) -> Path:
 Warn = Callable[[str], None]
 
 
-def _stderr_warning(text: str) -> None:
+def stderr_warning(text: str) -> None:
+    """The default ``warn``: ``crowsnest-bench: warning: TEXT`` on stderr."""
     print(f"crowsnest-bench: warning: {text}", file=sys.stderr)
 
 
-def read_cell(path: Path, key: dict[str, Any], warn: Warn = _stderr_warning) -> dict[str, Any] | None:
+def read_cell(path: Path, key: dict[str, Any], warn: Warn = stderr_warning) -> dict[str, Any] | None:
     """The cached cell at ``path`` if it holds ``key``'s result; None if there is none, and None with a
     warning if the file is unreadable, not a cell, or holds another key (it is then played again)."""
     if not path.exists():
@@ -235,4 +236,4 @@ def write_cell(path: Path, key: dict[str, Any], pairing: dict[str, Any]) -> dict
 
 
 __all__ = ["CELL_SCHEMA", "TIMING_KEYS", "agent_files", "cell_key", "cell_path", "code_version", "file_sha256",
-           "key_digest", "play_closure", "read_cell", "write_cell"]
+           "key_digest", "play_closure", "read_cell", "stderr_warning", "write_cell"]
