@@ -1,6 +1,7 @@
 """Everything that needs Ray, under one small local Ray (started once: it takes seconds).
 
-Arena: the same numbers on Ray as on local processes; a clear error for a bad address.
+Arena: the same numbers on Ray as on local processes; a clear error for a bad address. Bench: the
+same board on Ray.
 DMC: a tiny run with Ray actors writes its checkpoint; a Ray actor killed mid-run is replaced.
 Skipped when Ray is not installed (``pip install -e ".[ray]"``).
 """
@@ -110,6 +111,19 @@ def test_an_error_in_a_ray_task_is_one_cli_line_without_the_remote_traceback(tmp
     assert err.count("\n") == 1 and err.startswith("crowsnest-arena: error: shipped policy"), err
     assert "target 300 (trained) vs 500 (wanted)" in err and "ray::" not in err and 'File "' not in err, err
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.timeout(180)
+def test_bench_board_on_ray_matches_local(tmp_path):
+    """crowsnest-bench's cells are arena pairings: the same board on Ray tasks as on local processes."""
+    from agents.bench import run_bench, without_timing
+
+    kw = {"references": ("random", "heuristic"), "workers": 2}
+    cands = {"crowsnest": ["random+heuristic"], "tournament_nocrow": []}
+    on_ray = run_bench("crowsnest-smoke-v1", cands, cache=tmp_path / "ray", backend="ray", **kw)
+    local = run_bench("crowsnest-smoke-v1", cands, cache=tmp_path / "local", **kw)
+    assert without_timing(on_ray) == without_timing(local)
+    assert [len(s["cells"]) for s in local["rule_sets"].values()] == [3, 1]
 
 
 # ------------------------------------------------------------------ DMC with Ray actors
