@@ -188,6 +188,18 @@ def levels(results: Path) -> list[str]:
     return lines
 
 
+def _register_leaderboard() -> None:
+    """The benchmark's two blocks, written by agents.bench_report (also what crowsnest-bench --readme uses)."""
+    sys.path.insert(0, str(ROOT))
+    from agents.bench_report import README_TABLES
+
+    for name, fn in README_TABLES.items():
+        table(name)(fn)
+
+
+_register_leaderboard()
+
+
 # ------------------------------------------------------------------------------------- driver
 def render(text: str, results: Path = RESULTS, tables: dict[str, TableFn] | None = None) -> str:
     """``text`` with every table block rewritten; SystemExit naming a block with no writer, or a
