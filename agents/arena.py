@@ -60,7 +60,7 @@ from crowsnest_env.table import Table, resolve_variant
 
 from . import make_agent, parse_team, split_agent_list
 from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
-from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend
+from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend, one_torch_thread
 from .stats import fit_ratings
 
 SCHEMA = "crowsnest-arena/1"
@@ -401,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``crowsnest-arena`` command."""
+    one_torch_thread()  # this process plays too when --workers 1
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.round_robin and (args.a or args.b):
