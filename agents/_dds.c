@@ -96,18 +96,25 @@ typedef struct {
 } Entry;
 
 #define WAYS 16
-#define TT_BITS 16          /* buckets of WAYS entries */
+#define TT_BITS_SMALL 16    /* buckets of WAYS entries (32 MB) for hands of up to 10 tricks */
+#define TT_BITS_LARGE 18    /* and four times as many (128 MB) for longer hands, whose searches are larger */
 static Entry *tt = NULL;
-static const u64 tt_mask = (1ULL << TT_BITS) - 1;
+static int tt_bits = 0;     /* what is allocated */
+static u64 tt_mask = 0;     /* what this search uses */
 static uint16_t tt_gen = 0;
 
-static int tt_new_generation(void) {
-    if (tt == NULL) {
-        tt = (Entry *)calloc((size_t)WAYS << TT_BITS, sizeof(Entry));
+static int tt_new_generation(int num_tricks) {
+    int bits = num_tricks > 10 ? TT_BITS_LARGE : TT_BITS_SMALL;
+    if (bits > tt_bits) {
+        free(tt);
+        tt = (Entry *)calloc((size_t)WAYS << bits, sizeof(Entry));
+        tt_bits = tt ? bits : 0;
         if (tt == NULL) return -1;
+        tt_gen = 0;
     }
+    tt_mask = (1ULL << bits) - 1;
     if (++tt_gen == 0) {
-        memset(tt, 0, (sizeof(Entry) * WAYS) << TT_BITS);
+        memset(tt, 0, (sizeof(Entry) * WAYS) << tt_bits);
         tt_gen = 1;
     }
     return 0;
@@ -613,7 +620,7 @@ static int setup(SolverObject *self, PyObject *args, Search *s, long long *budge
             s->zsum += self->R.z[k][self->R.suit_of[c]][self->R.cls[c]];
         }
     if (budget) *budget = limit;
-    if (tt_new_generation() < 0) { PyErr_NoMemory(); return -1; }
+    if (tt_new_generation(self->R.num_tricks) < 0) { PyErr_NoMemory(); return -1; }
     return 0;
 }
 
@@ -893,6 +900,7 @@ PyMODINIT_FUNC PyInit__dds(void) {
     if (!m) return NULL;
     Py_INCREF(&SolverType);
     if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) { Py_DECREF(&SolverType); Py_DECREF(m); return NULL; }
-    PyModule_AddIntConstant(m, "TT_ENTRIES", WAYS << TT_BITS);
+    PyModule_AddIntConstant(m, "TT_ENTRIES", WAYS << TT_BITS_SMALL);
+    PyModule_AddIntConstant(m, "TT_ENTRIES_LARGE", WAYS << TT_BITS_LARGE);
     return m;
 }

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 TT_ENTRIES: int
+TT_ENTRIES_LARGE: int
 
 class Solver:
     def __init__(self, eff: Sequence[int], power: Sequence[int], points: Sequence[int], anytime: int, trump: int,

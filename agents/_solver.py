@@ -26,9 +26,9 @@ from typing import TypeVar
 
 from crowsnest_env.rules import CardSet, CardTables
 
-from ._dds import TT_ENTRIES, Solver
+from ._dds import Solver
 
-__all__ = ["TT_ENTRIES", "DoubleDummy", "solver_for"]
+__all__ = ["DoubleDummy", "solver_for"]
 
 
 @cache
