@@ -77,9 +77,13 @@ class VectorEnv:
         for i, t in enumerate(self.tables):
             t.observer().bind(self._rows[i])
         self._index = np.arange(n)
-        self._seat = np.zeros(n, np.int64)
         self._nbytes = (a + 7) // 8
-        self._legal: list[int] = []  # each game's legal actions, set by reset(): empty means not reset yet
+        # per game, filled by reset() and refreshed in the one pass of step() over the games: the
+        # seat to move and its legal bitmask (the next step's actions are checked against them,
+        # packed into _bits); empty means not reset yet
+        self._seats: list[int] = []
+        self._legal: list[int] = []
+        self._bits = np.zeros((n, self._nbytes), np.uint8)
 
     # ------------------------------------------------------------------------------ api
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -92,10 +96,13 @@ class VectorEnv:
         unknown = set(opts) - {"dealer", "scores"}
         if unknown:
             raise ValueError(f"unknown VectorEnv reset option(s) {sorted(unknown)}; valid: dealer, scores")
+        seats, legal = [0] * self.num_envs, [0] * self.num_envs
         for i, t in enumerate(self.tables):
             t.reset(None if seed is None else int(seed) + i, **opts)
-        obs = self._out()
-        return obs, {"seat": self._seat.copy()}
+            seats[i], legal[i] = t.state.to_move, t.state.legal_mask()
+        self._seats, self._legal = seats, legal
+        obs, seat = self._out()
+        return obs, {"seat": seat}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -105,6 +112,9 @@ class VectorEnv:
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
         final: list[dict[str, Any]] = []
+        seats, legal = self._seats, self._legal
+        # One pass over the games: at large N a game's objects and rows fall out of the cache
+        # between two passes, so everything per game is done while they are loaded.
         for i, (t, a) in enumerate(zip(self.tables, acts)):
             if a == HOLD:
                 continue
@@ -115,8 +125,10 @@ class VectorEnv:
                 terminated[i], truncated[i] = t.terminated, t.truncated
                 final.append(self._final(i, t))
                 t.reset()
-        obs = self._out()  # refreshes the seats too
-        info: dict[str, Any] = {"seat": self._seat.copy()}
+            st = t.state
+            seats[i], legal[i] = st.to_move, st.legal_mask()
+        obs, seat = self._out()
+        info: dict[str, Any] = {"seat": seat}
         if final:
             info["final"] = final
         return obs, rewards, terminated, truncated, info
@@ -139,25 +151,28 @@ class VectorEnv:
         if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                              f"got {arr.dtype} array of shape {arr.shape}")
-        acts = arr.tolist()
-        for i, (legal, a) in enumerate(zip(self._legal, acts)):
-            if a != HOLD and (a < 0 or not (legal >> a) & 1):
-                try:
-                    self.tables[i].state.clone().apply(a)  # the engine's own message (action, phase, reason)
-                except IllegalActionError as err:
-                    raise IllegalActionError(a, err.phase, err.seat, err.reason, err.name, game=i) from None
-        return acts
+        # every game's action against its legal bits, in one vectorised test (no per-game Python)
+        safe = np.where((arr >= 0) & (arr < self.num_actions), arr, 0)
+        legal = (self._bits[self._index, safe >> 3] >> (safe & 7)) & 1
+        bad = np.flatnonzero((arr != HOLD) & ((arr < 0) | (arr >= self.num_actions) | (legal == 0)))
+        if len(bad):
+            i = int(bad[0])
+            a = int(arr[i])
+            try:
+                self.tables[i].state.clone().apply(a)  # the engine's own message (action, phase, reason)
+            except IllegalActionError as err:
+                raise IllegalActionError(a, err.phase, err.seat, err.reason, err.name, game=i) from None
+        return arr.tolist()
 
-    def _out(self) -> dict[str, np.ndarray]:
-        """Gather the mover's row of every game (one numpy index) and unpack the legal bitmasks."""
-        tables, nbytes = self.tables, self._nbytes
-        seat = self._seat
-        seat[:] = [t.state.to_move for t in tables]
-        self._legal = legal = [t.state.legal_mask() for t in tables]  # checked against by the next step
-        raw = b"".join([x.to_bytes(nbytes, "little") for x in legal])
-        bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
+    def _out(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The batch and the seats to move: the mover's row of every game gathered with one numpy
+        index, the legal bitmasks unpacked in one call."""
+        nbytes = self._nbytes
+        raw = b"".join([x.to_bytes(nbytes, "little") for x in self._legal])
+        self._bits = bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
         mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
-        return {"observation": self._rows[self._index, seat], "action_mask": mask}
+        seat = np.array(self._seats, np.int64)
+        return {"observation": self._rows[self._index, seat], "action_mask": mask}, seat
 
     def _final(self, i: int, t: Table) -> dict[str, Any]:
         out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,
