@@ -136,16 +136,66 @@ def observation_layout(variant: Variant) -> ObservationLayout:
     return ObservationLayout(variant, tuple(pieces), off)
 
 
+@dataclass(frozen=True, eq=False)
+class _Writes:
+    """Where an encoder writes: flat indices into its four rows (row = absolute seat, ``D`` floats
+    each) for every seat-relative piece, computed once per variant and shared by every encoder of
+    it, so that a batch of N games keeps one copy in cache rather than N."""
+
+    offsets: dict[str, int]
+    rows: tuple[int, ...]  # [viewer] start of its row
+    hand: tuple[int, ...]  # [seat] start of the hand piece in its own row
+    nest_seen: tuple[int, ...]
+    discards: tuple[int, ...]
+    played: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][card] the card's index in each viewer's row
+    trick: tuple[tuple[tuple[int, ...], ...], ...]
+    bids: tuple[tuple[int, ...], ...]  # [seat] start of that seat's block in each viewer's row
+    voids: tuple[tuple[int, ...], ...]
+    seat_at: dict[str, tuple[tuple[int, ...], ...]]  # one-hot seat piece -> [seat] index in each row
+    trick_starts: tuple[int, ...]  # [viewer] start of its trick piece
+    zero_trick: array
+    zero_bids: array
+
+
+_SEAT_PIECES = ("to_move", "dealer", "leader", "high_bidder", "declarer", "passed")
+
+
+@cache
+def _writes(variant: Variant) -> _Writes:
+    layout = observation_layout(variant)
+    D, n, nb = layout.size, tables_for(variant).deck_size, layout_for(variant).num_bids
+    o = {p.name: p.offset for p in layout.pieces}
+    seats = range(NUM_SEATS)
+
+    def rel_bases(piece: str, block: int) -> tuple[tuple[int, ...], ...]:
+        """Per absolute seat s: the flat index, in each viewer's row, of s's relative block."""
+        return tuple(tuple(v * D + o[piece] + ((s - v) % NUM_SEATS) * block for v in seats) for s in seats)
+
+    def per_card(bases: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        return tuple(tuple(tuple(b + c for b in bases[s]) for c in range(n)) for s in seats)
+
+    return _Writes(
+        offsets=o, rows=tuple(v * D for v in seats),
+        hand=tuple(s * D + o["hand"] for s in seats), nest_seen=tuple(s * D + o["nest_seen"] for s in seats),
+        discards=tuple(s * D + o["discards"] for s in seats),
+        played=per_card(rel_bases("played", n)), trick=per_card(rel_bases("trick", n)),
+        bids=rel_bases("bids", nb), voids=rel_bases("voids", NUM_COLOURS),
+        seat_at={p: rel_bases(p, 1) for p in _SEAT_PIECES},
+        trick_starts=tuple(v * D + o["trick"] for v in seats),
+        zero_trick=array("f", bytes(4 * NUM_SEATS * n)), zero_bids=array("f", bytes(4 * nb)),
+    )
+
+
 class ObservationEncoder:
     """Holds all four seats' observations as rows of one buffer and updates them in place.
 
     ``obs`` is a ``(4, D)`` float32 numpy view (row = absolute seat) of a flat ``array('f')``
     that the updates write element by element: a Python ``array`` item write costs a third of
     a numpy scalar write, and a move touches only a dozen entries. ``reset(state)`` rebuilds
-    everything; ``step(state, seat, action)`` applies one move.
+    everything; ``step(state, seat, action)`` applies one move. Where to write comes from
+    per-variant tables that all encoders share; an encoder's own data is its rows and the last
+    values of the public pieces.
     """
-
-    _SEAT_PIECES = ("to_move", "dealer", "leader", "high_bidder", "declarer", "passed")
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -153,25 +203,11 @@ class ObservationEncoder:
         self.cards = tables_for(variant)
         self.actions = layout_for(variant)
         self.n = self.cards.deck_size
-        self.size = D = self.layout.size
-        self.buf = array("f", bytes(4 * NUM_SEATS * D))
+        self.size = self.layout.size
+        self.buf = array("f", bytes(4 * NUM_SEATS * self.size))
         self._make_view()
-        o = self.o = {p.name: p.offset for p in self.layout.pieces}
-        n, nb = self.n, self.actions.num_bids
-
-        def rel_bases(piece: str, block: int) -> list[tuple[int, ...]]:
-            """Per absolute seat s: the flat index, in each viewer's row, of s's relative block."""
-            return [tuple(v * D + o[piece] + ((s - v) % NUM_SEATS) * block for v in range(NUM_SEATS))
-                    for s in range(NUM_SEATS)]
-
-        self._played = rel_bases("played", n)
-        self._trick = rel_bases("trick", n)
-        self._bids = rel_bases("bids", nb)
-        self._voids_at = rel_bases("voids", NUM_COLOURS)
-        self._seat_at = {p: rel_bases(p, 1) for p in self._SEAT_PIECES}
-        self._rows = tuple(v * D for v in range(NUM_SEATS))
-        self._zero_trick = array("f", bytes(4 * NUM_SEATS * n))
-        self._zero_bids = array("f", bytes(4 * nb))
+        self._w = _writes(variant)
+        self.o = self._w.offsets
         self._points_scale = 1.0 / variant.total_points
         self._tricks_scale = 1.0 / variant.num_tricks
         self._pub: dict[str, Any] = {}
@@ -193,11 +229,14 @@ class ObservationEncoder:
     def __getstate__(self) -> dict:
         d = dict(self.__dict__)
         del d["obs"]  # a view of buf; pickled separately it would detach from the buffer
+        del d["_w"], d["o"]  # the shared per-variant tables: looked up again on unpickling
         d["buf"] = array("f", self.obs.reshape(-1).tobytes())  # a bound memoryview does not pickle
         return d
 
     def __setstate__(self, d: dict) -> None:
         self.__dict__.update(d)
+        self._w = _writes(self.variant)
+        self.o = self._w.offsets
         self._make_view()
 
     # ----------------------------------------------------------------- events
@@ -206,18 +245,19 @@ class ObservationEncoder:
         self.obs[:] = 0.0
         self._pub.clear()
         self._voids = [0] * NUM_SEATS
-        buf = self.buf
+        buf, w = self.buf, self._w
         for s in range(NUM_SEATS):
-            self._set_cards(s, "hand", state.hands[s], clear=False)
+            self._set_cards(w.hand[s], state.hands[s], clear=False)
+            played = w.played[s]
             for c in iter_cards(state.played[s]):
-                for base in self._played[s]:
-                    buf[base + c] = 1.0
-        for i, c in enumerate(state.trick):
-            for base in self._trick[(state.leader + i) % NUM_SEATS]:
-                buf[base + c] = 1.0
+                for i in played[c]:
+                    buf[i] = 1.0
+        for k, c in enumerate(state.trick):
+            for i in w.trick[(state.leader + k) % NUM_SEATS][c]:
+                buf[i] = 1.0
         if state.declarer >= 0 and state.phase is not Phase.AUCTION and self.variant.nest_size:
-            self._set_cards(state.declarer, "nest_seen", state.nest)
-            self._set_cards(state.declarer, "discards", state.discards)
+            self._set_cards(w.nest_seen[state.declarer], state.nest)
+            self._set_cards(w.discards[state.declarer], state.discards)
         for seat, a in state.auction:
             self._auction_event(seat, a)
         for seat in range(NUM_SEATS):
@@ -225,12 +265,13 @@ class ObservationEncoder:
                 self._write_voids(seat, state.voids[seat])
         self._public(state)
 
-    def _set_cards(self, seat: int, piece: str, cards: int, clear: bool = True) -> None:
-        start = self._rows[seat] + self.o[piece]
+    def _set_cards(self, start: int, cards: int, clear: bool = True) -> None:
+        """Write a card set as 0/1 flags into the ``n`` entries from flat index ``start``."""
         if clear:
             self.obs.reshape(-1)[start:start + self.n] = 0.0
+        buf = self.buf
         for c in iter_cards(cards):
-            self.buf[start + c] = 1.0
+            buf[start + c] = 1.0
 
     def step(self, state: State, seat: int, action: int) -> None:
         """Update after ``seat`` took ``action`` (``state`` is the state after it)."""
@@ -243,52 +284,56 @@ class ObservationEncoder:
             pass
         elif action >= lay.discard_offset:
             card = action - lay.discard_offset
-            row = self._rows[seat]
-            self.buf[row + self.o["hand"] + card] = 0.0
-            self.buf[row + self.o["discards"] + card] = 1.0
+            buf, w = self.buf, self._w
+            buf[w.hand[seat] + card] = 0.0
+            buf[w.discards[seat] + card] = 1.0
             if state.phase is Phase.DISCARD:
                 return  # the declarer discards again: nothing public moved
         else:
             self._auction_event(seat, action)
             if state.phase is not Phase.AUCTION and state.declarer >= 0 and self.variant.nest_size:
-                self._set_cards(state.declarer, "hand", state.hands[state.declarer])
-                self._set_cards(state.declarer, "nest_seen", state.nest)
+                d = state.declarer
+                self._set_cards(self._w.hand[d], state.hands[d])
+                self._set_cards(self._w.nest_seen[d], state.nest)
         self._public(state)
 
     def _auction_event(self, seat: int, action: int) -> None:
-        buf = self.buf
+        buf, w = self.buf, self._w
         if action == 0:
-            for i in self._seat_at["passed"][seat]:
+            for i in w.seat_at["passed"][seat]:
                 buf[i] = 1.0
             return
-        nb = len(self._zero_bids)
+        zero = w.zero_bids
+        nb = len(zero)
         k = action - self.actions.bid_offset
-        for base in self._bids[seat]:
-            buf[base:base + nb] = self._zero_bids
+        for base in w.bids[seat]:
+            buf[base:base + nb] = zero
             buf[base + k] = 1.0
 
     def _play_event(self, state: State, seat: int, card: int) -> bool:
         """Record a played card; True if the trick is still in progress."""
-        buf = self.buf
-        buf[self._rows[seat] + self.o["hand"] + card] = 0.0
-        for base in self._played[seat]:
-            buf[base + card] = 1.0
-        if state.trick:
-            for base in self._trick[seat]:
-                buf[base + card] = 1.0
+        buf, w = self.buf, self._w
+        buf[w.hand[seat] + card] = 0.0
+        for i in w.played[seat][card]:
+            buf[i] = 1.0
+        trick = state.trick
+        if trick:
+            for i in w.trick[seat][card]:
+                buf[i] = 1.0
         else:  # the trick just completed: clear it
-            zero, size = self._zero_trick, len(self._zero_trick)
-            for row in self._rows:
-                start = row + self.o["trick"]
+            zero = w.zero_trick
+            size = len(zero)
+            for start in w.trick_starts:
                 buf[start:start + size] = zero
-        if state.voids[seat] != self._voids[seat]:
-            self._write_voids(seat, state.voids[seat])
-        return bool(state.trick)
+        voids = state.voids[seat]
+        if voids != self._voids[seat]:
+            self._write_voids(seat, voids)
+        return bool(trick)
 
     def _write_voids(self, seat: int, voids: int) -> None:
         self._voids[seat] = voids
         buf = self.buf
-        for base in self._voids_at[seat]:
+        for base in self._w.voids[seat]:
             for s in range(NUM_COLOURS):
                 buf[base + s] = float((voids >> s) & 1)
 
@@ -299,7 +344,7 @@ class ObservationEncoder:
         old = self._pub.get(piece, -1)
         if old == seat:
             return
-        at, buf = self._seat_at[piece], self.buf
+        at, buf = self._w.seat_at[piece], self.buf
         if old >= 0:
             for i in at[old]:
                 buf[i] = 0.0
@@ -314,7 +359,7 @@ class ObservationEncoder:
         if old == k:
             return
         off, buf = self.o[piece], self.buf
-        for row in self._rows:
+        for row in self._w.rows:
             if old >= 0:
                 buf[row + off + old] = 0.0
             if k >= 0:
@@ -353,7 +398,7 @@ class ObservationEncoder:
         """(my team, other team): seats 0 and 2 see team 0 first, seats 1 and 3 team 1."""
         off, buf = self.o[piece], self.buf
         a, b = values[0] * scale, values[1] * scale
-        for seat, row in enumerate(self._rows):
+        for seat, row in enumerate(self._w.rows):
             first, second = (a, b) if seat % 2 == 0 else (b, a)
             buf[row + off] = first
             buf[row + off + 1] = second
