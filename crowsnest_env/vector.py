@@ -78,12 +78,13 @@ class VectorEnv:
             t.observer().bind(self._rows[i])
         self._index = np.arange(n)
         self._nbytes = (a + 7) // 8
-        # per game, filled by reset() and refreshed in the one pass of step() over the games: the
-        # seat to move and its legal bitmask (the next step's actions are checked against them,
-        # packed into _bits); empty means not reset yet
+        # per game, filled by reset() (empty until then: step() refuses to run) and refreshed in
+        # the one pass of step() over the games: the seat to move and its legal bitmask
+        # (unpacked into _mask, against which the next step's actions are checked)
         self._seats: list[int] = []
         self._legal: list[int] = []
-        self._bits = np.zeros((n, self._nbytes), np.uint8)
+        self._mask = np.zeros((n, a), np.int8)
+        self._flat = self._index * a  # where each game's row of _mask starts, flattened
 
     # ------------------------------------------------------------------------------ api
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -151,11 +152,11 @@ class VectorEnv:
         if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                              f"got {arr.dtype} array of shape {arr.shape}")
-        # every game's action against its legal bits, in one vectorised test (no per-game Python)
-        safe = np.where((arr >= 0) & (arr < self.num_actions), arr, 0)
-        legal = (self._bits[self._index, safe >> 3] >> (safe & 7)) & 1
-        bad = np.flatnonzero((arr != HOLD) & ((arr < 0) | (arr >= self.num_actions) | (legal == 0)))
-        if len(bad):
+        # every game's action against the last step's mask, in a few numpy calls (no per-game Python)
+        legal = self._mask.reshape(-1).take(self._flat + arr.astype(np.int64, copy=False), mode="clip")
+        if arr.min() < HOLD or arr.max() >= self.num_actions:
+            legal &= (arr >= 0) & (arr < self.num_actions)  # out of range: never legal
+        if not legal.all() and (bad := np.flatnonzero((legal == 0) & (arr != HOLD))).size:
             i = int(bad[0])
             a = int(arr[i])
             try:
@@ -169,10 +170,11 @@ class VectorEnv:
         index, the legal bitmasks unpacked in one call."""
         nbytes = self._nbytes
         raw = b"".join([x.to_bytes(nbytes, "little") for x in self._legal])
-        self._bits = bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
-        mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
+        bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
+        self._mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
         seat = np.array(self._seats, np.int64)
-        return {"observation": self._rows[self._index, seat], "action_mask": mask}, seat
+        # the caller's copy of the mask: the next step's actions are checked against ours
+        return {"observation": self._rows[self._index, seat], "action_mask": self._mask.copy()}, seat
 
     def _final(self, i: int, t: Table) -> dict[str, Any]:
         out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,
