@@ -289,8 +289,10 @@ class ObservationEncoder:
         if clear:
             self.obs.reshape(-1)[start:start + self.n] = 0.0
         buf = self.buf
-        for c in iter_cards(cards):
-            buf[start + c] = 1.0
+        while cards:  # iter_cards, inlined: a generator's resume costs more than the write
+            low = cards & -cards
+            buf[start + low.bit_length() - 1] = 1.0
+            cards ^= low
 
     def step(self, state: State, seat: int, action: int) -> None:
         """Update after ``seat`` took ``action`` (``state`` is the state after it)."""
@@ -331,23 +333,22 @@ class ObservationEncoder:
 
     def _play_event(self, state: State, seat: int, card: int) -> bool:
         """Record a played card; True if the trick is still in progress."""
+        # a seat-relative flag is one index per viewer's row: four rows, four targets per write
         buf, w = self.buf, self._w
         buf[w.hand[seat] + card] = 0.0
-        for i in w.played[seat][card]:
-            buf[i] = 1.0
-        trick = state.trick
-        if trick:
-            for i in w.trick[seat][card]:
-                buf[i] = 1.0
+        r0, r1, r2, r3 = w.played[seat][card]
+        buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
+        if state.trick:
+            r0, r1, r2, r3 = w.trick[seat][card]
+            buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
         else:  # the trick just completed: clear it
             zero = w.zero_trick
             size = len(zero)
             for start in w.trick_starts:
                 buf[start:start + size] = zero
-        voids = state.voids[seat]
-        if voids != self._voids[seat]:
-            self._add_voids(seat, voids & ~self._voids[seat])
-        return bool(trick)
+        if state.voids[seat] != self._voids[seat]:
+            self._add_voids(seat, state.voids[seat] & ~self._voids[seat])
+        return bool(state.trick)
 
     def _add_voids(self, seat: int, new: int) -> None:
         """``seat`` has shown the effective suits in ``new`` void (voids only grow within a deal)."""
@@ -368,11 +369,11 @@ class ObservationEncoder:
             return
         at, buf = self._w.seat_at[piece], self.buf
         if old >= 0:
-            for i in at[old]:
-                buf[i] = 0.0
+            r0, r1, r2, r3 = at[old]
+            buf[r0] = buf[r1] = buf[r2] = buf[r3] = 0.0
         if seat >= 0:
-            for i in at[seat]:
-                buf[i] = 1.0
+            r0, r1, r2, r3 = at[seat]
+            buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
         last[piece] = seat
 
     def _set_index(self, piece: int, k: int) -> None:
