@@ -393,14 +393,21 @@ class ObservationEncoder:
     def _public(self, state: State) -> None:
         last, phase = self._last, state.phase
         deciding = phase <= _PLAY
-        k = int(phase) if deciding else -1
+        k = phase if deciding else -1  # an IntEnum: equal to its index
         if k != last[_PHASE_PIECE]:
-            self._set_index(_PHASE_PIECE, k)
-        for piece, seat in ((_TO_MOVE, state.to_move if deciding else -1),
-                            (_LEADER, state.leader if phase is _PLAY else -1), (_DEALER, state.dealer),
-                            (_HIGH_BIDDER, state.high_bidder), (_DECLARER, state.declarer)):
-            if seat != last[piece]:
-                self._set_seat(piece, seat)
+            self._set_index(_PHASE_PIECE, int(k))
+        seat = state.to_move if deciding else -1
+        if seat != last[_TO_MOVE]:
+            self._set_seat(_TO_MOVE, seat)
+        seat = state.leader if phase is _PLAY else -1
+        if seat != last[_LEADER]:
+            self._set_seat(_LEADER, seat)
+        if state.dealer != last[_DEALER]:
+            self._set_seat(_DEALER, state.dealer)
+        if state.high_bidder != last[_HIGH_BIDDER]:
+            self._set_seat(_HIGH_BIDDER, state.high_bidder)
+        if state.declarer != last[_DECLARER]:
+            self._set_seat(_DECLARER, state.declarer)
         if state.high_bid != self._high_bid:
             self._high_bid = hb = state.high_bid
             v = self.variant
