@@ -225,12 +225,11 @@ class ObservationEncoder:
         self._forget()
 
     def _forget(self) -> None:
-        """No public value is in sync: the next ``_public`` writes them all."""
+        """The last public values as all-zero rows encode them (no one-hot set, points, tricks and
+        scores 0): call it with the rows zeroed, and the next ``_public`` writes what differs."""
         self._last = [-1] * (_TRUMP_PIECE + 1)
         self._high_bid = 0
-        self._points: list[int] | None = None
-        self._tricks: list[int] | None = None
-        self._scores: list[int] | None = None
+        self._points, self._tricks, self._scores = [0, 0], [0, 0], [0, 0]
         self._voids = [0] * NUM_SEATS
 
     def _make_view(self) -> None:
