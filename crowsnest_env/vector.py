@@ -122,7 +122,7 @@ class VectorEnv:
             r = t.step(a)
             if r is not ZERO_REWARDS:
                 rewards[i] = r
-            if t.done:
+            if t.terminated or t.truncated:
                 terminated[i], truncated[i] = t.terminated, t.truncated
                 final.append(self._final(i, t))
                 t.reset()

@@ -159,7 +159,7 @@ class State:
     def _compute_legal(self) -> int:
         phase, lay = self.phase, self.layout
         if phase is _PLAY:
-            return self.legal_cards() << lay.play_offset
+            return legal_cards(self.cards, self.trump, self.hands[self.to_move], self.trick) << lay.play_offset
         if phase is _AUCTION:
             first = 0 if self.high_bid == 0 else (self.high_bid - self.variant.min_bid) // self.variant.bid_step + 1
             bids = ((1 << lay.num_bids) - 1) >> first << first
