@@ -300,6 +300,11 @@ class ObservationEncoder:
             if self._play_event(state, seat, action - lay.play_offset):
                 self._set_seat(_TO_MOVE, state.to_move)  # mid-trick: nothing else public moved
                 return
+            if state.phase is _PLAY:  # a trick was won, the hand goes on: the winner leads
+                self._set_seat(_TO_MOVE, state.to_move)
+                self._set_seat(_LEADER, state.leader)
+                self._counts(state)
+                return
         elif action >= lay.trump_offset:
             pass
         elif action >= lay.discard_offset:
@@ -311,7 +316,12 @@ class ObservationEncoder:
                 return  # the declarer discards again: nothing public moved
         else:
             self._auction_event(seat, action)
-            if state.phase is not _AUCTION and state.declarer >= 0 and self.variant.nest_size:
+            if state.phase is _AUCTION:  # the bidding goes on: only the mover and the high bid moved
+                self._set_seat(_TO_MOVE, state.to_move)
+                self._set_seat(_HIGH_BIDDER, state.high_bidder)
+                self._set_high_bid(state.high_bid)
+                return
+            if state.declarer >= 0 and self.variant.nest_size:
                 d = state.declarer
                 self._set_cards(self._w.hand[d], state.hands[d])
                 self._set_cards(self._w.nest_seen[d], state.nest)
@@ -407,24 +417,31 @@ class ObservationEncoder:
             self._set_seat(_HIGH_BIDDER, state.high_bidder)
         if state.declarer != last[_DECLARER]:
             self._set_seat(_DECLARER, state.declarer)
-        if state.high_bid != self._high_bid:
-            self._high_bid = hb = state.high_bid
-            v = self.variant
-            self._set_index(_HIGH_BID, (hb - v.min_bid) // v.bid_step if hb else -1)
+        self._set_high_bid(state.high_bid)
         if state.trump != last[_TRUMP_PIECE]:
             self._set_index(_TRUMP_PIECE, state.trump)
-        w = self._w
-        if self._points != state.captured or self._tricks != state.tricks_won:
-            self._points, self._tricks = captured, won = state.captured[:], state.tricks_won[:]
-            scale = self._points_scale
-            self._team_pair(w.points_at, captured[0] * scale, captured[1] * scale)
-            scale = self._tricks_scale
-            self._team_pair(w.tricks_at, won[0] * scale, won[1] * scale)
+        self._counts(state)
         if self._scores != state.scores:
             self._scores = state.scores[:]
             target = 1.0 / self.variant.target
             sc = [min(max(x * target, -SCORE_CLIP), SCORE_CLIP) for x in state.scores]
-            self._team_pair(w.scores_at, sc[0], sc[1])
+            self._team_pair(self._w.scores_at, sc[0], sc[1])
+
+    def _set_high_bid(self, high_bid: int) -> None:
+        if high_bid != self._high_bid:
+            self._high_bid = high_bid
+            v = self.variant
+            self._set_index(_HIGH_BID, (high_bid - v.min_bid) // v.bid_step if high_bid else -1)
+
+    def _counts(self, state: State) -> None:
+        """The points and tricks each team has taken this hand."""
+        if self._points != state.captured or self._tricks != state.tricks_won:
+            self._points, self._tricks = captured, won = state.captured[:], state.tricks_won[:]
+            w = self._w
+            scale = self._points_scale
+            self._team_pair(w.points_at, captured[0] * scale, captured[1] * scale)
+            scale = self._tricks_scale
+            self._team_pair(w.tricks_at, won[0] * scale, won[1] * scale)
 
     def _team_pair(self, at: tuple[int, ...], team0: float, team1: float) -> None:
         """(my team, other team) at each row's ``at``: seats 0 and 2 see team 0 first, 1 and 3 team 1."""
