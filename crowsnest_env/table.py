@@ -182,8 +182,8 @@ class Table:
             raise RuntimeError("the episode is over; call reset()")
         st = self.state
         seat = st.to_move
+        action = int(action)  # as apply() would (a TypeError for what is not a number)
         st.apply(action)  # IllegalActionError names the action, seat and phase
-        action = int(action)
         if self.keep_record:
             self._actions.append(action)
         if self.encoder is not None:

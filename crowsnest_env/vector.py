@@ -79,10 +79,11 @@ class VectorEnv:
         self._index = np.arange(n)
         self._nbytes = (a + 7) // 8
         # per game, filled by reset() (empty until then: step() refuses to run) and refreshed in
-        # the one pass of step() over the games: the seat to move and its legal bitmask
-        # (unpacked into _mask, against which the next step's actions are checked)
+        # the one pass of step() over the games: the seat to move and its legal bitmask as
+        # little-endian bytes (unpacked into _mask, against which the next step's actions are
+        # checked)
         self._seats: list[int] = []
-        self._legal: list[int] = []
+        self._legal: list[bytes] = []
         self._mask = np.zeros((n, a), np.int8)
         self._flat = self._index * a  # where each game's row of _mask starts, flattened
 
@@ -97,10 +98,10 @@ class VectorEnv:
         unknown = set(opts) - {"dealer", "scores"}
         if unknown:
             raise ValueError(f"unknown VectorEnv reset option(s) {sorted(unknown)}; valid: dealer, scores")
-        seats, legal = [0] * self.num_envs, [0] * self.num_envs
+        seats, legal, nbytes = [0] * self.num_envs, [b""] * self.num_envs, self._nbytes
         for i, t in enumerate(self.tables):
             t.reset(None if seed is None else int(seed) + i, **opts)
-            seats[i], legal[i] = t.state.to_move, t.state.legal_mask()
+            seats[i], legal[i] = t.state.to_move, t.state.legal_mask().to_bytes(nbytes, "little")
         self._seats, self._legal = seats, legal
         obs, seat = self._out()
         return obs, {"seat": seat}
@@ -113,7 +114,7 @@ class VectorEnv:
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
         final: list[dict[str, Any]] = []
-        seats, legal = self._seats, self._legal
+        seats, legal, nbytes = self._seats, self._legal, self._nbytes
         # One pass over the games: at large N a game's objects and rows fall out of the cache
         # between two passes, so everything per game is done while they are loaded.
         for i, (t, a) in enumerate(zip(self.tables, acts)):
@@ -127,7 +128,7 @@ class VectorEnv:
                 final.append(self._final(i, t))
                 t.reset()
             st = t.state
-            seats[i], legal[i] = st.to_move, st.legal_mask()
+            seats[i], legal[i] = st.to_move, st.legal_mask().to_bytes(nbytes, "little")
         obs, seat = self._out()
         info: dict[str, Any] = {"seat": seat}
         if final:
@@ -149,7 +150,7 @@ class VectorEnv:
         if not self._legal:
             raise RuntimeError("VectorEnv.step() called before reset()")
         arr = np.asarray(actions)
-        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":  # signed or unsigned integers
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                              f"got {arr.dtype} array of shape {arr.shape}")
         # every game's action against the last step's mask, in a few numpy calls (no per-game Python)
@@ -168,9 +169,7 @@ class VectorEnv:
     def _out(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The batch and the seats to move: the mover's row of every game gathered with one numpy
         index, the legal bitmasks unpacked in one call."""
-        nbytes = self._nbytes
-        raw = b"".join([x.to_bytes(nbytes, "little") for x in self._legal])
-        bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
+        bits = np.frombuffer(b"".join(self._legal), np.uint8).reshape(self.num_envs, self._nbytes)
         self._mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
         seat = np.array(self._seats, np.int64)
         # the caller's copy of the mask: the next step's actions are checked against ours
