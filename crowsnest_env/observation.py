@@ -266,10 +266,11 @@ class ObservationEncoder:
         buf, w = self.buf, self._w
         for s in range(NUM_SEATS):
             self._set_cards(w.hand[s], state.hands[s], clear=False)
-            played = w.played[s]
-            for c in iter_cards(state.played[s]):
-                for i in played[c]:
-                    buf[i] = 1.0
+            if state.played[s]:  # none after a deal, the usual reset
+                played = w.played[s]
+                for c in iter_cards(state.played[s]):
+                    for i in played[c]:
+                        buf[i] = 1.0
         for k, c in enumerate(state.trick):
             for i in w.trick[(state.leader + k) % NUM_SEATS][c]:
                 buf[i] = 1.0

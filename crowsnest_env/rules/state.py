@@ -13,11 +13,12 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from .actions import PASS, ActionLayout, layout_for
 from .cards import CardSet, CardTables, card_list
 from .quote import quote
-from .variants import NUM_SEATS, MadeScore, Variant, get_variant
+from .variants import NUM_COLOURS, NUM_SEATS, MadeScore, Variant, get_variant
 
 
 class Phase(enum.IntEnum):
@@ -128,13 +129,18 @@ class State:
         deck = sorted(range(self.cards.deck_size), key=keys.__getitem__)
         h = self.variant.hand_size
         hands = [sum(1 << c for c in deck[i * h:(i + 1) * h]) for i in range(NUM_SEATS)]
-        self.deal_given(hands, sum(1 << c for c in deck[NUM_SEATS * h:]))
+        # a split of the shuffled deck is a valid deal: no need to check it as a given one
+        self._deal(hands, sum(1 << c for c in deck[NUM_SEATS * h:]), check=False)
 
     def deal_given(self, hands: list[CardSet], nest: CardSet) -> None:
         """Deal exact hands (bitmasks) and nest; validates sizes and that the deck is used once."""
+        self._deal(hands, nest, check=True)
+
+    def _deal(self, hands: list[CardSet], nest: CardSet, check: bool) -> None:
         if self.phase is not _DEAL:
             raise ValueError(f"cannot deal in phase {self.phase.name}")
-        _check_deal(self.variant, self.cards, hands, nest)
+        if check:
+            _check_deal(self.variant, self.cards, hands, nest)
         self._clear_hand()
         self.hands = list(hands)
         self.nest = nest
@@ -369,13 +375,21 @@ def trick_key(cards: CardTables, trump: int, card: int, led: int) -> int:
 
 def trick_winner_offset(cards: CardTables, trump: int, trick: list[int] | tuple[int, ...]) -> int:
     """Index (from the leader) of the card that wins a complete or partial trick."""
-    led = cards.eff_suit[trump][trick[0]]
+    keys = _trick_keys(cards)[trump][cards.eff_suit[trump][trick[0]]]
     best, best_i = -1, 0
     for i, c in enumerate(trick):
-        key = trick_key(cards, trump, c, led)
+        key = keys[c]
         if key > best:
             best, best_i = key, i
     return best_i
+
+
+@cache
+def _trick_keys(cards: CardTables) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``trick_key`` of every card, indexed [trump][led suit][card]: computed once per variant
+    (a lookup instead of a call per card of every trick)."""
+    return tuple(tuple(tuple(trick_key(cards, trump, c, led) for c in range(cards.deck_size))
+                       for led in range(NUM_COLOURS)) for trump in range(NUM_COLOURS))
 
 
 def _check_deal(v: Variant, cards: CardTables, hands: list[CardSet], nest: CardSet) -> None:
