@@ -155,6 +155,7 @@ class _Writes:
     discards: tuple[int, ...]
     played: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][card] the card's index in each viewer's row
     trick: tuple[tuple[tuple[int, ...], ...], ...]
+    played_trick: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][card] played's four, then trick's
     bids: tuple[tuple[int, ...], ...]  # [seat] start of that seat's block in each viewer's row
     voids: tuple[tuple[int, ...], ...]
     passed: tuple[tuple[int, ...], ...]  # [seat] its flag in each viewer's row
@@ -185,11 +186,13 @@ def _writes(variant: Variant) -> _Writes:
     def starts(piece: str) -> tuple[int, ...]:
         return tuple(v * D + o[piece] for v in seats)
 
+    played, trick = per_card(rel_bases("played", n)), per_card(rel_bases("trick", n))
     seat_pieces = [rel_bases(_SEAT_PIECES[k], 1) if k in _SEAT_PIECES else () for k in range(len(_SEAT_PIECES))]
     index_pieces = [starts(_INDEX_PIECES[k]) if k in _INDEX_PIECES else () for k in range(_TRUMP_PIECE + 1)]
     return _Writes(
         offsets=o, hand=starts("hand"), nest_seen=starts("nest_seen"), discards=starts("discards"),
-        played=per_card(rel_bases("played", n)), trick=per_card(rel_bases("trick", n)),
+        played=played, trick=trick,
+        played_trick=tuple(tuple(p + t for p, t in zip(played[s], trick[s])) for s in seats),
         bids=rel_bases("bids", nb), voids=rel_bases("voids", NUM_COLOURS), passed=rel_bases("passed", 1),
         seat_at=tuple(seat_pieces), index_at=tuple(index_pieces),
         points_at=starts("points"), tricks_at=starts("tricks"), scores_at=starts("scores"),
@@ -298,9 +301,17 @@ class ObservationEncoder:
         """Update after ``seat`` took ``action`` (``state`` is the state after it)."""
         lay = self.actions
         if action >= lay.play_offset:
-            if self._play_event(state, seat, action - lay.play_offset):
-                self._set_seat(_TO_MOVE, state.to_move)  # mid-trick: nothing else public moved
+            card = action - lay.play_offset
+            if state.trick:  # mid-trick, most moves: the card is played and on the trick, the turn passes
+                buf = self.buf
+                buf[self._w.hand[seat] + card] = 0.0
+                r0, r1, r2, r3, r4, r5, r6, r7 = self._w.played_trick[seat][card]
+                buf[r0] = buf[r1] = buf[r2] = buf[r3] = buf[r4] = buf[r5] = buf[r6] = buf[r7] = 1.0
+                if state.voids[seat] != self._voids[seat]:
+                    self._add_voids(seat, state.voids[seat] & ~self._voids[seat])
+                self._set_seat(_TO_MOVE, state.to_move)  # nothing else public moved
                 return
+            self._trick_done(state, seat, card)
             if state.phase is _PLAY:  # a trick was won, the hand goes on: the winner leads
                 self._set_seat(_TO_MOVE, state.to_move)
                 self._set_seat(_LEADER, state.leader)
@@ -341,24 +352,19 @@ class ObservationEncoder:
             buf[base:base + nb] = zero
             buf[base + k] = 1.0
 
-    def _play_event(self, state: State, seat: int, card: int) -> bool:
-        """Record a played card; True if the trick is still in progress."""
+    def _trick_done(self, state: State, seat: int, card: int) -> None:
+        """The card that completed a trick: played, and the trick cleared for the next one."""
         # a seat-relative flag is one index per viewer's row: four rows, four targets per write
         buf, w = self.buf, self._w
         buf[w.hand[seat] + card] = 0.0
         r0, r1, r2, r3 = w.played[seat][card]
         buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
-        if state.trick:
-            r0, r1, r2, r3 = w.trick[seat][card]
-            buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
-        else:  # the trick just completed: clear it
-            zero = w.zero_trick
-            size = len(zero)
-            for start in w.trick_starts:
-                buf[start:start + size] = zero
+        zero = w.zero_trick
+        size = len(zero)
+        for start in w.trick_starts:
+            buf[start:start + size] = zero
         if state.voids[seat] != self._voids[seat]:
             self._add_voids(seat, state.voids[seat] & ~self._voids[seat])
-        return bool(state.trick)
 
     def _add_voids(self, seat: int, new: int) -> None:
         """``seat`` has shown the effective suits in ``new`` void (voids only grow within a deal)."""
