@@ -223,6 +223,8 @@ class ObservationEncoder:
         self._make_view()
         self._w = _writes(variant)
         self.o = self._w.offsets
+        self._nbytes = (self.n + 7) // 8  # of a card set as little-endian bytes
+        self._hand = self.layout["hand"].slice
         self._points_scale = 1.0 / variant.total_points
         self._tricks_scale = 1.0 / variant.num_tricks
         self._forget()
@@ -267,8 +269,11 @@ class ObservationEncoder:
         self.obs[:] = 0.0
         self._forget()
         buf, w = self.buf, self._w
+        # the four hands in one unpack (each into its own row's hand piece)
+        hands = np.frombuffer(b"".join([h.to_bytes(self._nbytes, "little") for h in state.hands]), np.uint8)
+        self.obs[:, self._hand] = np.unpackbits(hands.reshape(NUM_SEATS, self._nbytes), axis=1, count=self.n,
+                                          bitorder="little")
         for s in range(NUM_SEATS):
-            self._set_cards(w.hand[s], state.hands[s], clear=False)
             if state.played[s]:  # none after a deal, the usual reset
                 played = w.played[s]
                 for c in iter_cards(state.played[s]):
@@ -399,11 +404,11 @@ class ObservationEncoder:
         if old == k:
             return
         buf = self.buf
-        for start in self._w.index_at[piece]:
-            if old >= 0:
-                buf[start + old] = 0.0
-            if k >= 0:
-                buf[start + k] = 1.0
+        r0, r1, r2, r3 = self._w.index_at[piece]
+        if old >= 0:
+            buf[r0 + old] = buf[r1 + old] = buf[r2 + old] = buf[r3 + old] = 0.0
+        if k >= 0:
+            buf[r0 + k] = buf[r1 + k] = buf[r2 + k] = buf[r3 + k] = 1.0
         last[piece] = k
 
     def _public(self, state: State) -> None:
