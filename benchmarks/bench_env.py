@@ -29,6 +29,7 @@ OpenSpiel (``pip install open_spiel``).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -207,6 +208,8 @@ def run(steps: int, rounds: int, warm: int, pick: str, only: list[str] | None = 
     """Per target, its rate (decisions per CPU second) in each round, the rounds interleaved."""
     todo = {k: v for k, v in targets(warm, pick).items() if not only or any(o in k for o in only)}
     runners = {name: build() for name, (_, build) in todo.items()}
+    gc.collect()
+    gc.freeze()  # what the targets built is left out of the collections: one's heap does not slow another
     rates: dict[str, list[float]] = {name: [] for name in runners}
     for r in range(rounds):
         for name, runner in runners.items():
