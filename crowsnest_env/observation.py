@@ -212,6 +212,9 @@ class ObservationEncoder:
     values of the public pieces.
     """
 
+    __slots__ = ("variant", "layout", "cards", "actions", "n", "size", "buf", "obs", "o", "_w", "_nbytes", "_hand",
+                 "_points_scale", "_tricks_scale", "_last", "_high_bid", "_points", "_tricks", "_scores", "_voids")
+
     def __init__(self, variant: Variant):
         self.variant = variant
         self.layout = observation_layout(variant)
@@ -251,14 +254,15 @@ class ObservationEncoder:
         self.obs = rows
 
     def __getstate__(self) -> dict:
-        d = dict(self.__dict__)
+        d = {name: getattr(self, name) for name in self.__slots__}
         del d["obs"]  # a view of buf; pickled separately it would detach from the buffer
         del d["_w"], d["o"]  # the shared per-variant tables: looked up again on unpickling
         d["buf"] = array("f", self.obs.reshape(-1).tobytes())  # a bound memoryview does not pickle
         return d
 
     def __setstate__(self, d: dict) -> None:
-        self.__dict__.update(d)
+        for name, value in d.items():
+            setattr(self, name, value)
         self._w = _writes(self.variant)
         self.o = self._w.offsets
         self._make_view()
