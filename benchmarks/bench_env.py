@@ -175,15 +175,15 @@ class OpenSpielRunner:
 
 def targets(warm: int = 100, pick: str = "choice") -> dict[str, tuple[str, Callable[[], Runner]]]:
     """name -> (group, builder of its runner)."""
+    # raw_env and the VectorEnvs run back to back in each round: their ratios are the aims
     t: dict[str, tuple[str, Callable[[], Runner]]] = {
-        "crowsnest engine (no obs)": ("ours", lambda: EngineRunner("crowsnest")),
         RAW: ("ours", lambda: AecRunner(crowsnest_env.raw_env(episode="hand"), pick)),
+        **{f"crowsnest VectorEnv N={n}": ("ours", lambda n=n: VectorRunner(n, warm=warm)) for n in VECTOR_SIZES},
         WRAPPED: ("ours", lambda: AecRunner(crowsnest_env.env(episode="hand"), pick)),
         "crowsnest env() standard wrappers": (
             "ours", lambda: AecRunner(wrap_standard(crowsnest_env.raw_env(episode="hand")), pick)),
+        "crowsnest engine (no obs)": ("ours", lambda: EngineRunner("crowsnest")),
     }
-    for n in VECTOR_SIZES:
-        t[f"crowsnest VectorEnv N={n}"] = ("ours", lambda n=n: VectorRunner(n, warm=warm))
     try:
         from pettingzoo.classic import connect_four_v3, leduc_holdem_v4, texas_holdem_v4, tictactoe_v3
 
