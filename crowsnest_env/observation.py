@@ -40,7 +40,6 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 
@@ -136,16 +135,85 @@ def observation_layout(variant: Variant) -> ObservationLayout:
     return ObservationLayout(variant, tuple(pieces), off)
 
 
+# The public pieces an encoder keeps in sync, as indices into its ``_last`` values.
+_TO_MOVE, _DEALER, _LEADER, _HIGH_BIDDER, _DECLARER, _PHASE_PIECE, _HIGH_BID, _TRUMP_PIECE = range(8)
+_SEAT_PIECES = {_TO_MOVE: "to_move", _DEALER: "dealer", _LEADER: "leader", _HIGH_BIDDER: "high_bidder",
+                _DECLARER: "declarer"}
+_INDEX_PIECES = {_PHASE_PIECE: "phase", _HIGH_BID: "high_bid", _TRUMP_PIECE: "trump"}
+_AUCTION, _DISCARD, _PLAY = Phase.AUCTION, Phase.DISCARD, Phase.PLAY  # a global is 8x faster to read in 3.11
+
+
+@dataclass(frozen=True, eq=False)
+class _Writes:
+    """Where an encoder writes: flat indices into its four rows (row = absolute seat, ``D`` floats
+    each), computed once per variant and shared by every encoder of it, so that a batch of N
+    games keeps one copy in cache rather than N."""
+
+    offsets: dict[str, int]
+    hand: tuple[int, ...]  # [seat] start of the hand piece in its own row
+    nest_seen: tuple[int, ...]
+    discards: tuple[int, ...]
+    played: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][card] the card's index in each viewer's row
+    trick: tuple[tuple[tuple[int, ...], ...], ...]
+    played_trick: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][card] played's four, then trick's
+    bids: tuple[tuple[int, ...], ...]  # [seat] start of that seat's block in each viewer's row
+    voids: tuple[tuple[int, ...], ...]
+    passed: tuple[tuple[int, ...], ...]  # [seat] its flag in each viewer's row
+    seat_at: tuple[tuple[tuple[int, ...], ...], ...]  # [seat piece id][seat] index in each viewer's row
+    index_at: tuple[tuple[int, ...], ...]  # [index piece id] start of the piece in each row
+    points_at: tuple[int, ...]  # [viewer] start of the piece in its row
+    tricks_at: tuple[int, ...]
+    scores_at: tuple[int, ...]
+    trick_starts: tuple[int, ...]
+    zero_trick: array
+    zero_bids: array
+
+
+@cache
+def _writes(variant: Variant) -> _Writes:
+    layout = observation_layout(variant)
+    D, n, nb = layout.size, tables_for(variant).deck_size, layout_for(variant).num_bids
+    o = {p.name: p.offset for p in layout.pieces}
+    seats = range(NUM_SEATS)
+
+    def rel_bases(piece: str, block: int) -> tuple[tuple[int, ...], ...]:
+        """Per absolute seat s: the flat index, in each viewer's row, of s's relative block."""
+        return tuple(tuple(v * D + o[piece] + ((s - v) % NUM_SEATS) * block for v in seats) for s in seats)
+
+    def per_card(bases: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        return tuple(tuple(tuple(b + c for b in bases[s]) for c in range(n)) for s in seats)
+
+    def starts(piece: str) -> tuple[int, ...]:
+        return tuple(v * D + o[piece] for v in seats)
+
+    played, trick = per_card(rel_bases("played", n)), per_card(rel_bases("trick", n))
+    seat_pieces = [rel_bases(_SEAT_PIECES[k], 1) if k in _SEAT_PIECES else () for k in range(len(_SEAT_PIECES))]
+    index_pieces = [starts(_INDEX_PIECES[k]) if k in _INDEX_PIECES else () for k in range(_TRUMP_PIECE + 1)]
+    return _Writes(
+        offsets=o, hand=starts("hand"), nest_seen=starts("nest_seen"), discards=starts("discards"),
+        played=played, trick=trick,
+        played_trick=tuple(tuple(p + t for p, t in zip(played[s], trick[s])) for s in seats),
+        bids=rel_bases("bids", nb), voids=rel_bases("voids", NUM_COLOURS), passed=rel_bases("passed", 1),
+        seat_at=tuple(seat_pieces), index_at=tuple(index_pieces),
+        points_at=starts("points"), tricks_at=starts("tricks"), scores_at=starts("scores"),
+        trick_starts=starts("trick"),
+        zero_trick=array("f", bytes(4 * NUM_SEATS * n)), zero_bids=array("f", bytes(4 * nb)),
+    )
+
+
 class ObservationEncoder:
     """Holds all four seats' observations as rows of one buffer and updates them in place.
 
     ``obs`` is a ``(4, D)`` float32 numpy view (row = absolute seat) of a flat ``array('f')``
     that the updates write element by element: a Python ``array`` item write costs a third of
     a numpy scalar write, and a move touches only a dozen entries. ``reset(state)`` rebuilds
-    everything; ``step(state, seat, action)`` applies one move.
+    everything; ``step(state, seat, action)`` applies one move. Where to write comes from
+    per-variant tables that all encoders share; an encoder's own data is its rows and the last
+    values of the public pieces.
     """
 
-    _SEAT_PIECES = ("to_move", "dealer", "leader", "high_bidder", "declarer", "passed")
+    __slots__ = ("variant", "layout", "cards", "actions", "n", "size", "buf", "obs", "o", "_w", "_nbytes", "_hand",
+                 "_points_scale", "_tricks_scale", "_last", "_high_bid", "_points", "_tricks", "_scores", "_voids")
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -153,28 +221,23 @@ class ObservationEncoder:
         self.cards = tables_for(variant)
         self.actions = layout_for(variant)
         self.n = self.cards.deck_size
-        self.size = D = self.layout.size
-        self.buf = array("f", bytes(4 * NUM_SEATS * D))
+        self.size = self.layout.size
+        self.buf = array("f", bytes(4 * NUM_SEATS * self.size))
         self._make_view()
-        o = self.o = {p.name: p.offset for p in self.layout.pieces}
-        n, nb = self.n, self.actions.num_bids
-
-        def rel_bases(piece: str, block: int) -> list[tuple[int, ...]]:
-            """Per absolute seat s: the flat index, in each viewer's row, of s's relative block."""
-            return [tuple(v * D + o[piece] + ((s - v) % NUM_SEATS) * block for v in range(NUM_SEATS))
-                    for s in range(NUM_SEATS)]
-
-        self._played = rel_bases("played", n)
-        self._trick = rel_bases("trick", n)
-        self._bids = rel_bases("bids", nb)
-        self._voids_at = rel_bases("voids", NUM_COLOURS)
-        self._seat_at = {p: rel_bases(p, 1) for p in self._SEAT_PIECES}
-        self._rows = tuple(v * D for v in range(NUM_SEATS))
-        self._zero_trick = array("f", bytes(4 * NUM_SEATS * n))
-        self._zero_bids = array("f", bytes(4 * nb))
+        self._w = _writes(variant)
+        self.o = self._w.offsets
+        self._nbytes = (self.n + 7) // 8  # of a card set as little-endian bytes
+        self._hand = self.layout["hand"].slice
         self._points_scale = 1.0 / variant.total_points
         self._tricks_scale = 1.0 / variant.num_tricks
-        self._pub: dict[str, Any] = {}
+        self._forget()
+
+    def _forget(self) -> None:
+        """The last public values as all-zero rows encode them (no one-hot set, points, tricks and
+        scores 0): call it with the rows zeroed, and the next ``_public`` writes what differs."""
+        self._last = [-1] * (_TRUMP_PIECE + 1)
+        self._high_bid = 0
+        self._points, self._tricks, self._scores = [0, 0], [0, 0], [0, 0]
         self._voids = [0] * NUM_SEATS
 
     def _make_view(self) -> None:
@@ -191,172 +254,217 @@ class ObservationEncoder:
         self.obs = rows
 
     def __getstate__(self) -> dict:
-        d = dict(self.__dict__)
+        d = {name: getattr(self, name) for name in self.__slots__}
         del d["obs"]  # a view of buf; pickled separately it would detach from the buffer
+        del d["_w"], d["o"]  # the shared per-variant tables: looked up again on unpickling
         d["buf"] = array("f", self.obs.reshape(-1).tobytes())  # a bound memoryview does not pickle
         return d
 
     def __setstate__(self, d: dict) -> None:
-        self.__dict__.update(d)
+        for name, value in d.items():
+            setattr(self, name, value)
+        self._w = _writes(self.variant)
+        self.o = self._w.offsets
         self._make_view()
 
     # ----------------------------------------------------------------- events
     def reset(self, state: State) -> None:
         """Rebuild every row from any state (after a deal, or to check the incremental path)."""
         self.obs[:] = 0.0
-        self._pub.clear()
-        self._voids = [0] * NUM_SEATS
-        buf = self.buf
+        self._forget()
+        buf, w = self.buf, self._w
+        # the four hands in one unpack (each into its own row's hand piece)
+        hands = np.frombuffer(b"".join([h.to_bytes(self._nbytes, "little") for h in state.hands]), np.uint8)
+        self.obs[:, self._hand] = np.unpackbits(hands.reshape(NUM_SEATS, self._nbytes), axis=1, count=self.n,
+                                          bitorder="little")
         for s in range(NUM_SEATS):
-            self._set_cards(s, "hand", state.hands[s], clear=False)
-            for c in iter_cards(state.played[s]):
-                for base in self._played[s]:
-                    buf[base + c] = 1.0
-        for i, c in enumerate(state.trick):
-            for base in self._trick[(state.leader + i) % NUM_SEATS]:
-                buf[base + c] = 1.0
-        if state.declarer >= 0 and state.phase is not Phase.AUCTION and self.variant.nest_size:
-            self._set_cards(state.declarer, "nest_seen", state.nest)
-            self._set_cards(state.declarer, "discards", state.discards)
+            if state.played[s]:  # none after a deal, the usual reset
+                played = w.played[s]
+                for c in iter_cards(state.played[s]):
+                    for i in played[c]:
+                        buf[i] = 1.0
+        for k, c in enumerate(state.trick):
+            for i in w.trick[(state.leader + k) % NUM_SEATS][c]:
+                buf[i] = 1.0
+        if state.declarer >= 0 and state.phase is not _AUCTION and self.variant.nest_size:
+            self._set_cards(w.nest_seen[state.declarer], state.nest)
+            self._set_cards(w.discards[state.declarer], state.discards)
         for seat, a in state.auction:
             self._auction_event(seat, a)
         for seat in range(NUM_SEATS):
             if state.voids[seat]:
-                self._write_voids(seat, state.voids[seat])
+                self._add_voids(seat, state.voids[seat])
         self._public(state)
 
-    def _set_cards(self, seat: int, piece: str, cards: int, clear: bool = True) -> None:
-        start = self._rows[seat] + self.o[piece]
+    def _set_cards(self, start: int, cards: int, clear: bool = True) -> None:
+        """Write a card set as 0/1 flags into the ``n`` entries from flat index ``start``."""
         if clear:
             self.obs.reshape(-1)[start:start + self.n] = 0.0
-        for c in iter_cards(cards):
-            self.buf[start + c] = 1.0
+        buf = self.buf
+        while cards:  # iter_cards, inlined: a generator's resume costs more than the write
+            low = cards & -cards
+            buf[start + low.bit_length() - 1] = 1.0
+            cards ^= low
 
     def step(self, state: State, seat: int, action: int) -> None:
         """Update after ``seat`` took ``action`` (``state`` is the state after it)."""
         lay = self.actions
         if action >= lay.play_offset:
-            if self._play_event(state, seat, action - lay.play_offset):
-                self._set_seat("to_move", state.to_move)  # mid-trick: nothing else public moved
+            card = action - lay.play_offset
+            if state.trick:  # mid-trick, most moves: the card is played and on the trick, the turn passes
+                buf = self.buf
+                buf[self._w.hand[seat] + card] = 0.0
+                r0, r1, r2, r3, r4, r5, r6, r7 = self._w.played_trick[seat][card]
+                buf[r0] = buf[r1] = buf[r2] = buf[r3] = buf[r4] = buf[r5] = buf[r6] = buf[r7] = 1.0
+                if state.voids[seat] != self._voids[seat]:
+                    self._add_voids(seat, state.voids[seat] & ~self._voids[seat])
+                self._set_seat(_TO_MOVE, state.to_move)  # nothing else public moved
+                return
+            self._trick_done(state, seat, card)
+            if state.phase is _PLAY:  # a trick was won, the hand goes on: the winner leads
+                self._set_seat(_TO_MOVE, state.to_move)
+                self._set_seat(_LEADER, state.leader)
+                self._counts(state)
                 return
         elif action >= lay.trump_offset:
             pass
         elif action >= lay.discard_offset:
             card = action - lay.discard_offset
-            row = self._rows[seat]
-            self.buf[row + self.o["hand"] + card] = 0.0
-            self.buf[row + self.o["discards"] + card] = 1.0
-            if state.phase is Phase.DISCARD:
+            buf, w = self.buf, self._w
+            buf[w.hand[seat] + card] = 0.0
+            buf[w.discards[seat] + card] = 1.0
+            if state.phase is _DISCARD:
                 return  # the declarer discards again: nothing public moved
         else:
             self._auction_event(seat, action)
-            if state.phase is not Phase.AUCTION and state.declarer >= 0 and self.variant.nest_size:
-                self._set_cards(state.declarer, "hand", state.hands[state.declarer])
-                self._set_cards(state.declarer, "nest_seen", state.nest)
+            if state.phase is _AUCTION:  # the bidding goes on: only the mover and the high bid moved
+                self._set_seat(_TO_MOVE, state.to_move)
+                self._set_seat(_HIGH_BIDDER, state.high_bidder)
+                self._set_high_bid(state.high_bid)
+                return
+            if state.declarer >= 0 and self.variant.nest_size:
+                d = state.declarer
+                self._set_cards(self._w.hand[d], state.hands[d])
+                self._set_cards(self._w.nest_seen[d], state.nest)
         self._public(state)
 
     def _auction_event(self, seat: int, action: int) -> None:
-        buf = self.buf
+        buf, w = self.buf, self._w
         if action == 0:
-            for i in self._seat_at["passed"][seat]:
+            for i in w.passed[seat]:
                 buf[i] = 1.0
             return
-        nb = len(self._zero_bids)
+        zero = w.zero_bids
+        nb = len(zero)
         k = action - self.actions.bid_offset
-        for base in self._bids[seat]:
-            buf[base:base + nb] = self._zero_bids
+        for base in w.bids[seat]:
+            buf[base:base + nb] = zero
             buf[base + k] = 1.0
 
-    def _play_event(self, state: State, seat: int, card: int) -> bool:
-        """Record a played card; True if the trick is still in progress."""
-        buf = self.buf
-        buf[self._rows[seat] + self.o["hand"] + card] = 0.0
-        for base in self._played[seat]:
-            buf[base + card] = 1.0
-        if state.trick:
-            for base in self._trick[seat]:
-                buf[base + card] = 1.0
-        else:  # the trick just completed: clear it
-            zero, size = self._zero_trick, len(self._zero_trick)
-            for row in self._rows:
-                start = row + self.o["trick"]
-                buf[start:start + size] = zero
+    def _trick_done(self, state: State, seat: int, card: int) -> None:
+        """The card that completed a trick: played, and the trick cleared for the next one."""
+        # a seat-relative flag is one index per viewer's row: four rows, four targets per write
+        buf, w = self.buf, self._w
+        buf[w.hand[seat] + card] = 0.0
+        r0, r1, r2, r3 = w.played[seat][card]
+        buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
+        zero = w.zero_trick
+        size = len(zero)
+        for start in w.trick_starts:
+            buf[start:start + size] = zero
         if state.voids[seat] != self._voids[seat]:
-            self._write_voids(seat, state.voids[seat])
-        return bool(state.trick)
+            self._add_voids(seat, state.voids[seat] & ~self._voids[seat])
 
-    def _write_voids(self, seat: int, voids: int) -> None:
-        self._voids[seat] = voids
+    def _add_voids(self, seat: int, new: int) -> None:
+        """``seat`` has shown the effective suits in ``new`` void (voids only grow within a deal)."""
+        self._voids[seat] |= new
         buf = self.buf
-        for base in self._voids_at[seat]:
-            for s in range(NUM_COLOURS):
-                buf[base + s] = float((voids >> s) & 1)
+        for suit in iter_cards(new):
+            for base in self._w.voids[seat]:
+                buf[base + suit] = 1.0
 
     # ---------------------------------------------------------- public pieces
-    # A public piece is rewritten only when its value changed since the last sync: most
-    # steps change just ``to_move``.
-    def _set_seat(self, piece: str, seat: int) -> None:
-        old = self._pub.get(piece, -1)
+    # A public piece is rewritten only when its value changed since the last sync (``_last``,
+    # indexed by the piece ids below): most steps change just ``to_move``.
+    def _set_seat(self, piece: int, seat: int) -> None:
+        """One-hot relative seat of ``seat`` (or nothing for -1) in every row's ``piece``."""
+        last = self._last
+        old = last[piece]
         if old == seat:
             return
-        at, buf = self._seat_at[piece], self.buf
+        at, buf = self._w.seat_at[piece], self.buf
         if old >= 0:
-            for i in at[old]:
-                buf[i] = 0.0
+            r0, r1, r2, r3 = at[old]
+            buf[r0] = buf[r1] = buf[r2] = buf[r3] = 0.0
         if seat >= 0:
-            for i in at[seat]:
-                buf[i] = 1.0
-        self._pub[piece] = seat
+            r0, r1, r2, r3 = at[seat]
+            buf[r0] = buf[r1] = buf[r2] = buf[r3] = 1.0
+        last[piece] = seat
 
-    def _set_index(self, piece: str, k: int) -> None:
+    def _set_index(self, piece: int, k: int) -> None:
         """One-hot ``k`` (or nothing for -1) in a piece that is the same for every row."""
-        old = self._pub.get(piece, -1)
+        last = self._last
+        old = last[piece]
         if old == k:
             return
-        off, buf = self.o[piece], self.buf
-        for row in self._rows:
-            if old >= 0:
-                buf[row + off + old] = 0.0
-            if k >= 0:
-                buf[row + off + k] = 1.0
-        self._pub[piece] = k
+        buf = self.buf
+        r0, r1, r2, r3 = self._w.index_at[piece]
+        if old >= 0:
+            buf[r0 + old] = buf[r1 + old] = buf[r2 + old] = buf[r3 + old] = 0.0
+        if k >= 0:
+            buf[r0 + k] = buf[r1 + k] = buf[r2 + k] = buf[r3 + k] = 1.0
+        last[piece] = k
 
     def _public(self, state: State) -> None:
-        phase = state.phase
-        key = (phase, state.leader, state.dealer, state.high_bidder, state.declarer, state.high_bid,
-               state.trump, state.trick_no, state.hand_no, state.deal_no)
-        if key == self._pub.get("key"):  # within a trick only the player to move changed
-            self._set_seat("to_move", state.to_move)
-            return
-        self._pub["key"] = key
-        deciding = phase <= Phase.PLAY
-        self._set_index("phase", int(phase) if deciding else -1)
-        self._set_seat("to_move", state.to_move if deciding else -1)
-        self._set_seat("leader", state.leader if phase is Phase.PLAY else -1)
-        self._set_seat("dealer", state.dealer)
-        self._set_seat("high_bidder", state.high_bidder)
-        self._set_seat("declarer", state.declarer)
-        v = self.variant
-        self._set_index("high_bid", (state.high_bid - v.min_bid) // v.bid_step if state.high_bid else -1)
-        self._set_index("trump", state.trump)
-        if self._pub.get("points") != state.captured or self._pub.get("tricks") != state.tricks_won:
-            self._pub["points"], self._pub["tricks"] = state.captured[:], state.tricks_won[:]
-            self._team_pair("points", state.captured, self._points_scale)
-            self._team_pair("tricks", state.tricks_won, self._tricks_scale)
-        if self._pub.get("scores") != state.scores:
-            self._pub["scores"] = state.scores[:]
-            target = 1.0 / v.target
+        last, phase = self._last, state.phase
+        deciding = phase <= _PLAY
+        k = phase if deciding else -1  # an IntEnum: equal to its index
+        if k != last[_PHASE_PIECE]:
+            self._set_index(_PHASE_PIECE, int(k))
+        seat = state.to_move if deciding else -1
+        if seat != last[_TO_MOVE]:
+            self._set_seat(_TO_MOVE, seat)
+        seat = state.leader if phase is _PLAY else -1
+        if seat != last[_LEADER]:
+            self._set_seat(_LEADER, seat)
+        if state.dealer != last[_DEALER]:
+            self._set_seat(_DEALER, state.dealer)
+        if state.high_bidder != last[_HIGH_BIDDER]:
+            self._set_seat(_HIGH_BIDDER, state.high_bidder)
+        if state.declarer != last[_DECLARER]:
+            self._set_seat(_DECLARER, state.declarer)
+        self._set_high_bid(state.high_bid)
+        if state.trump != last[_TRUMP_PIECE]:
+            self._set_index(_TRUMP_PIECE, state.trump)
+        self._counts(state)
+        if self._scores != state.scores:
+            self._scores = state.scores[:]
+            target = 1.0 / self.variant.target
             sc = [min(max(x * target, -SCORE_CLIP), SCORE_CLIP) for x in state.scores]
-            self._team_pair("scores", sc, 1.0)
+            self._team_pair(self._w.scores_at, sc[0], sc[1])
 
-    def _team_pair(self, piece: str, values, scale: float) -> None:
-        """(my team, other team): seats 0 and 2 see team 0 first, seats 1 and 3 team 1."""
-        off, buf = self.o[piece], self.buf
-        a, b = values[0] * scale, values[1] * scale
-        for seat, row in enumerate(self._rows):
-            first, second = (a, b) if seat % 2 == 0 else (b, a)
-            buf[row + off] = first
-            buf[row + off + 1] = second
+    def _set_high_bid(self, high_bid: int) -> None:
+        if high_bid != self._high_bid:
+            self._high_bid = high_bid
+            v = self.variant
+            self._set_index(_HIGH_BID, (high_bid - v.min_bid) // v.bid_step if high_bid else -1)
+
+    def _counts(self, state: State) -> None:
+        """The points and tricks each team has taken this hand."""
+        if self._points != state.captured or self._tricks != state.tricks_won:
+            self._points, self._tricks = captured, won = state.captured[:], state.tricks_won[:]
+            w = self._w
+            scale = self._points_scale
+            self._team_pair(w.points_at, captured[0] * scale, captured[1] * scale)
+            scale = self._tricks_scale
+            self._team_pair(w.tricks_at, won[0] * scale, won[1] * scale)
+
+    def _team_pair(self, at: tuple[int, ...], team0: float, team1: float) -> None:
+        """(my team, other team) at each row's ``at``: seats 0 and 2 see team 0 first, 1 and 3 team 1."""
+        buf = self.buf
+        r0, r1, r2, r3 = at
+        buf[r0] = buf[r1 + 1] = buf[r2] = buf[r3 + 1] = team0
+        buf[r0 + 1] = buf[r1] = buf[r2 + 1] = buf[r3] = team1
 
 
 # ------------------------------------------------------------------------ reference encoder

@@ -57,6 +57,7 @@ and at most 17 between shipped crowsnest policies (100 games), so play that mean
 meets it; random bidding is set so often that both totals fall without bound (no floor, RULES R7)
 and such a game would otherwise never end. An ``episode="hand"`` episode ends after one hand anyway."""
 ZERO_REWARDS = (0.0, 0.0, 0.0, 0.0)
+_DEAL = Phase.DEAL  # a module global: reading an Enum member in 3.11 costs 8x, at every step
 
 
 @dataclass(frozen=True)
@@ -181,14 +182,14 @@ class Table:
             raise RuntimeError("the episode is over; call reset()")
         st = self.state
         seat = st.to_move
+        action = int(action)  # as apply() would (a TypeError for what is not a number)
         st.apply(action)  # IllegalActionError names the action, seat and phase
-        action = int(action)
         if self.keep_record:
             self._actions.append(action)
         if self.encoder is not None:
             self.encoder.step(st, seat, action)
         self.rewards, self.scored, self.passed_out = ZERO_REWARDS, None, False
-        if st.phase >= Phase.DEAL:
+        if st.phase >= _DEAL:
             self._between_deals()
         return self.rewards
 

@@ -77,9 +77,17 @@ class VectorEnv:
         for i, t in enumerate(self.tables):
             t.observer().bind(self._rows[i])
         self._index = np.arange(n)
-        self._seat = np.zeros(n, np.int64)
+        self._seat_rows = self._rows.reshape(n * 4, d)  # a view: row 4 i + s is game i's seat s
         self._nbytes = (a + 7) // 8
-        self._legal: list[int] = []  # each game's legal actions, set by reset(): empty means not reset yet
+        # per game, filled by reset() (empty until then: step() refuses to run) and refreshed in
+        # the one pass of step() over the games: the seat to move and its legal bitmask as
+        # little-endian bytes (unpacked into _mask, against which the next step's actions are
+        # checked)
+        self._seats: list[int] = []
+        self._legal: list[bytes] = []
+        self._mask = np.zeros((n, a), np.int8)
+        self._flat = self._index * a  # where each game's row of _mask starts, flattened
+        self._flat4 = self._index * 4
 
     # ------------------------------------------------------------------------------ api
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -92,10 +100,13 @@ class VectorEnv:
         unknown = set(opts) - {"dealer", "scores"}
         if unknown:
             raise ValueError(f"unknown VectorEnv reset option(s) {sorted(unknown)}; valid: dealer, scores")
+        seats, legal, nbytes = [0] * self.num_envs, [b""] * self.num_envs, self._nbytes
         for i, t in enumerate(self.tables):
             t.reset(None if seed is None else int(seed) + i, **opts)
-        obs = self._out()
-        return obs, {"seat": self._seat.copy()}
+            seats[i], legal[i] = t.state.to_move, t.state.legal_mask().to_bytes(nbytes, "little")
+        self._seats, self._legal = seats, legal
+        obs, seat = self._out()
+        return obs, {"seat": seat}
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -105,18 +116,23 @@ class VectorEnv:
         terminated = np.zeros(n, bool)
         truncated = np.zeros(n, bool)
         final: list[dict[str, Any]] = []
+        seats, legal, nbytes = self._seats, self._legal, self._nbytes
+        # One pass over the games: at large N a game's objects and rows fall out of the cache
+        # between two passes, so everything per game is done while they are loaded.
         for i, (t, a) in enumerate(zip(self.tables, acts)):
             if a == HOLD:
                 continue
             r = t.step(a)
             if r is not ZERO_REWARDS:
                 rewards[i] = r
-            if t.done:
+            if t.terminated or t.truncated:
                 terminated[i], truncated[i] = t.terminated, t.truncated
                 final.append(self._final(i, t))
                 t.reset()
-        obs = self._out()  # refreshes the seats too
-        info: dict[str, Any] = {"seat": self._seat.copy()}
+            st = t.state
+            seats[i], legal[i] = st.to_move, st.legal_mask().to_bytes(nbytes, "little")
+        obs, seat = self._out()
+        info: dict[str, Any] = {"seat": seat}
         if final:
             info["final"] = final
         return obs, rewards, terminated, truncated, info
@@ -136,28 +152,32 @@ class VectorEnv:
         if not self._legal:
             raise RuntimeError("VectorEnv.step() called before reset()")
         arr = np.asarray(actions)
-        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":  # signed or unsigned integers
             raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                              f"got {arr.dtype} array of shape {arr.shape}")
-        acts = arr.tolist()
-        for i, (legal, a) in enumerate(zip(self._legal, acts)):
-            if a != HOLD and (a < 0 or not (legal >> a) & 1):
-                try:
-                    self.tables[i].state.clone().apply(a)  # the engine's own message (action, phase, reason)
-                except IllegalActionError as err:
-                    raise IllegalActionError(a, err.phase, err.seat, err.reason, err.name, game=i) from None
-        return acts
+        # every game's action against the last step's mask, in a few numpy calls (no per-game Python)
+        legal = self._mask.reshape(-1).take(self._flat + arr.astype(np.int64, copy=False), mode="clip")
+        if arr.min() < HOLD or arr.max() >= self.num_actions:
+            legal &= (arr >= 0) & (arr < self.num_actions)  # out of range: never legal
+        if not legal.all() and (bad := np.flatnonzero((legal == 0) & (arr != HOLD))).size:
+            i = int(bad[0])
+            a = int(arr[i])
+            try:
+                self.tables[i].state.clone().apply(a)  # the engine's own message (action, phase, reason)
+            except IllegalActionError as err:
+                raise IllegalActionError(a, err.phase, err.seat, err.reason, err.name, game=i) from None
+        return arr.tolist()
 
-    def _out(self) -> dict[str, np.ndarray]:
-        """Gather the mover's row of every game (one numpy index) and unpack the legal bitmasks."""
-        tables, nbytes = self.tables, self._nbytes
-        seat = self._seat
-        seat[:] = [t.state.to_move for t in tables]
-        self._legal = legal = [t.state.legal_mask() for t in tables]  # checked against by the next step
-        raw = b"".join([x.to_bytes(nbytes, "little") for x in legal])
-        bits = np.frombuffer(raw, np.uint8).reshape(self.num_envs, nbytes)
-        mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
-        return {"observation": self._rows[self._index, seat], "action_mask": mask}
+    def _out(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The batch and the seats to move: the mover's row of every game gathered with one numpy
+        index, the legal bitmasks unpacked in one call."""
+        bits = np.frombuffer(b"".join(self._legal), np.uint8).reshape(self.num_envs, self._nbytes)
+        self._mask = np.unpackbits(bits, axis=1, count=self.num_actions, bitorder="little").view(np.int8)
+        seat = np.array(self._seats, np.int64)
+        # one index on the first axis gathers fastest (rather than a pair of index arrays); the
+        # caller gets a copy of the mask, since the next step's actions are checked against ours
+        rows = self._seat_rows[self._flat4 + seat]
+        return {"observation": rows, "action_mask": self._mask.copy()}, seat
 
     def _final(self, i: int, t: Table) -> dict[str, Any]:
         out: dict[str, Any] = {"index": i, "terminated": t.terminated, "truncated": t.truncated,

@@ -13,11 +13,12 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
+from functools import cache
 
 from .actions import PASS, ActionLayout, layout_for
 from .cards import CardSet, CardTables, card_list
 from .quote import quote
-from .variants import NUM_SEATS, MadeScore, Variant, get_variant
+from .variants import NUM_COLOURS, NUM_SEATS, MadeScore, Variant, get_variant
 
 
 class Phase(enum.IntEnum):
@@ -30,6 +31,10 @@ class Phase(enum.IntEnum):
 
 
 DECISION_PHASES = (Phase.AUCTION, Phase.DISCARD, Phase.TRUMP, Phase.PLAY)
+# The members as module globals for the hot paths: in Python 3.11 reading ``Phase.PLAY`` goes
+# through the enum's descriptor and costs 8x a global read (~150 ns, at every decision).
+_AUCTION, _DISCARD, _TRUMP, _PLAY, _DEAL, _GAME_OVER = (Phase.AUCTION, Phase.DISCARD, Phase.TRUMP, Phase.PLAY,
+                                                        Phase.DEAL, Phase.GAME_OVER)
 MAX_SCORE = 10**6
 """bound on a team's game score given to a new state (a game ends at its target, at most 100,000)"""
 
@@ -95,11 +100,11 @@ class State:
         self.results: list[HandResult] = []
         self.winner = -1
         self._clear_hand()
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
 
     # ----------------------------------------------------------------- dealing
     def _clear_hand(self) -> None:
-        self.phase = Phase.DEAL
+        self.phase = _DEAL
         self.to_move = -1
         self.hands = [0, 0, 0, 0]
         self.nest = self.discards = 0
@@ -124,18 +129,23 @@ class State:
         deck = sorted(range(self.cards.deck_size), key=keys.__getitem__)
         h = self.variant.hand_size
         hands = [sum(1 << c for c in deck[i * h:(i + 1) * h]) for i in range(NUM_SEATS)]
-        self.deal_given(hands, sum(1 << c for c in deck[NUM_SEATS * h:]))
+        # a split of the shuffled deck is a valid deal: no need to check it as a given one
+        self._deal(hands, sum(1 << c for c in deck[NUM_SEATS * h:]), check=False)
 
     def deal_given(self, hands: list[CardSet], nest: CardSet) -> None:
         """Deal exact hands (bitmasks) and nest; validates sizes and that the deck is used once."""
-        if self.phase is not Phase.DEAL:
+        self._deal(hands, nest, check=True)
+
+    def _deal(self, hands: list[CardSet], nest: CardSet, check: bool) -> None:
+        if self.phase is not _DEAL:
             raise ValueError(f"cannot deal in phase {self.phase.name}")
-        _check_deal(self.variant, self.cards, hands, nest)
+        if check:
+            _check_deal(self.variant, self.cards, hands, nest)
         self._clear_hand()
         self.hands = list(hands)
         self.nest = nest
         self.deal_no += 1
-        self.phase = Phase.AUCTION
+        self.phase = _AUCTION
         self.to_move = (self.dealer + 1) % NUM_SEATS
 
     # --------------------------------------------------------------- legality
@@ -154,15 +164,15 @@ class State:
 
     def _compute_legal(self) -> int:
         phase, lay = self.phase, self.layout
-        if phase is Phase.PLAY:
-            return self.legal_cards() << lay.play_offset
-        if phase is Phase.AUCTION:
+        if phase is _PLAY:
+            return legal_cards(self.cards, self.trump, self.hands[self.to_move], self.trick) << lay.play_offset
+        if phase is _AUCTION:
             first = 0 if self.high_bid == 0 else (self.high_bid - self.variant.min_bid) // self.variant.bid_step + 1
             bids = ((1 << lay.num_bids) - 1) >> first << first
             return (bids << lay.bid_offset) | 1
-        if phase is Phase.DISCARD:
+        if phase is _DISCARD:
             return self.hands[self.to_move] << lay.discard_offset
-        if phase is Phase.TRUMP:
+        if phase is _TRUMP:
             return 0b1111 << lay.trump_offset
         return 0
 
@@ -219,19 +229,19 @@ class State:
         self.bid = self.high_bid
         if self.variant.nest_size:
             self.hands[d] |= self.nest
-            self.phase = Phase.DISCARD
+            self.phase = _DISCARD
         else:
-            self.phase = Phase.TRUMP
+            self.phase = _TRUMP
 
     def _discard(self, card: int) -> None:
         self.hands[self.declarer] ^= 1 << card
         self.discards |= 1 << card
         if self.discards.bit_count() == self.variant.nest_size:
-            self.phase = Phase.TRUMP
+            self.phase = _TRUMP
 
     def _name_trump(self, colour: int) -> None:
         self.trump = colour
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.leader = self.to_move = (self.dealer + 1) % NUM_SEATS
 
     def _play(self, card: int) -> None:
@@ -285,10 +295,10 @@ class State:
         target = self.variant.target
         if max(s0, s1) >= target and s0 != s1:
             self.winner = 0 if s0 > s1 else 1
-            self.phase = Phase.GAME_OVER
+            self.phase = _GAME_OVER
         else:  # not over, or both past the target and tied: another whole hand (R8)
             self.dealer = (self.dealer + 1) % NUM_SEATS
-            self.phase = Phase.DEAL
+            self.phase = _DEAL
 
     # ------------------------------------------------------------------ misc
     def clone(self) -> State:
@@ -365,13 +375,21 @@ def trick_key(cards: CardTables, trump: int, card: int, led: int) -> int:
 
 def trick_winner_offset(cards: CardTables, trump: int, trick: list[int] | tuple[int, ...]) -> int:
     """Index (from the leader) of the card that wins a complete or partial trick."""
-    led = cards.eff_suit[trump][trick[0]]
+    keys = _trick_keys(cards)[trump][cards.eff_suit[trump][trick[0]]]
     best, best_i = -1, 0
     for i, c in enumerate(trick):
-        key = trick_key(cards, trump, c, led)
+        key = keys[c]
         if key > best:
             best, best_i = key, i
     return best_i
+
+
+@cache
+def _trick_keys(cards: CardTables) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``trick_key`` of every card, indexed [trump][led suit][card]: computed once per variant
+    (a lookup instead of a call per card of every trick)."""
+    return tuple(tuple(tuple(trick_key(cards, trump, c, led) for c in range(cards.deck_size))
+                       for led in range(NUM_COLOURS)) for trump in range(NUM_COLOURS))
 
 
 def _check_deal(v: Variant, cards: CardTables, hands: list[CardSet], nest: CardSet) -> None:
