@@ -51,7 +51,7 @@ def make_agent(spec: str, seed: int | None = None, **kwargs: Any) -> Agent:
     if spec.startswith("phase:"):
         from .phases import PhaseAgent
 
-        return PhaseAgent.from_spec(spec, seed=seed, **kwargs)
+        return PhaseAgent.from_spec(spec, make_agent, seed=seed, **kwargs)
     if spec.startswith("checkpoint:"):
         from .learned import PolicyAgent
 
