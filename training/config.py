@@ -382,6 +382,8 @@ def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> 
             data = yaml.safe_load(fh)
         except yaml.YAMLError as err:
             raise ConfigError(f"{os.fspath(path)}: not valid YAML: {err}") from None
+    if data is None:  # an empty file: every field at its default
+        data = {}
     try:
         if overrides:
             data = apply_overrides(data, overrides)

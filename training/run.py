@@ -17,7 +17,8 @@ Run folder layout (``runs/<name>/``):
 | eval.json, report.md, *.png | final arena results and the report                 |
 | baseline.json      | the heuristic vs random on the final evaluation's deals     |
 
-Nothing is written before :func:`check_run_folder` has passed: a resume must fit its checkpoint.
+Nothing is written before :func:`check_run_folder` has passed: a resume must fit its checkpoint,
+and a fresh run never writes over a run folder that holds a checkpoint.
 """
 
 from __future__ import annotations
@@ -106,12 +107,15 @@ OnUpdate = Callable[[Progress], "bool | None"]
 
 # ----------------------------------------------------------------------------- the folder
 def check_run_folder(spec: RunSpec, run_dir: str, resume: bool) -> None:
-    """Before anything is written: ``run_dir`` can hold this run (a resume needs a checkpoint that fits
-    the config: :func:`check_resume`)."""
+    """Before anything is written: ``run_dir`` can hold this run. A resume needs a checkpoint that fits
+    the config (:func:`check_resume`); a fresh run refuses a folder that holds a run's checkpoint."""
     if os.path.exists(run_dir) and not os.path.isdir(run_dir):
         raise NotADirectoryError(f"run folder {run_dir!r} exists and is not a folder")
     if resume:
         check_resume(spec, run_dir)
+    elif os.path.exists(os.path.join(run_dir, "checkpoint.pt")):
+        raise FileExistsError(f"run folder {run_dir!r} holds a run already (checkpoint.pt): --resume continues "
+                              f"it; a new run needs another --out")
 
 
 def check_resume(spec: RunSpec, run_dir: str) -> None:
