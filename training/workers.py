@@ -35,6 +35,7 @@ import hashlib
 import multiprocessing
 import os
 import pickle
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -191,9 +192,9 @@ def _writable(value: Any) -> Any:
 
 # ----------------------------------------------------------------------------- local processes
 def _serve(factory: Callable[..., Any], args: tuple[Any, ...], seed: int, conn: Any) -> None:
-    """A local worker process: build the worker, then answer ``collect`` calls until the learner goes.
-
-    Replies are ``("ok", result)`` or ``("error", traceback)``; an error ends the process."""
+    """A local worker process: build the worker, then answer ``collect`` calls until the pipe closes
+    (or the learner kills it). Replies are ``("ok", result)`` or ``("error", traceback)``; an error
+    ends the process."""
     try:
         worker = factory(*args, seed=seed)
         while True:
@@ -213,6 +214,13 @@ def _serve(factory: Callable[..., Any], args: tuple[Any, ...], seed: int, conn: 
         raise SystemExit(1) from None
 
 
+def _send(conn: Any, data: bytes) -> None:
+    try:
+        conn.send_bytes(data)
+    except OSError:  # the worker died: its pipe reads as EOF at the learner's next wait
+        pass
+
+
 class _Processes:
     """Workers as spawned processes, one duplex pipe each (its EOF is the worker's death)."""
 
@@ -221,6 +229,7 @@ class _Processes:
         self.ctx = multiprocessing.get_context("spawn")  # safe with threads and torch in the parent
         self.procs: dict[int, Any] = {}
         self.conns: dict[int, Any] = {}
+        self.senders: dict[int, threading.Thread] = {}
 
     def spawn(self, slot: int, generation: int, factory: Callable[..., Any], args: tuple[Any, ...], seed: int) -> None:
         mine, theirs = self.ctx.Pipe(duplex=True)
@@ -237,10 +246,13 @@ class _Processes:
         return None  # read from the shared disk by the worker
 
     def call(self, slot: int, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        try:
-            self.conns[slot].send_bytes(pickle.dumps((args, kwargs), protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:  # died already: its pipe reads as EOF at the next wait
-            pass
+        # sent from a thread: weights fill the pipe's buffer, and a worker still starting up does not
+        # read yet; the learner's own waits keep their timeouts (a worker that never answers stalls)
+        data = pickle.dumps((args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        sender = threading.Thread(target=_send, args=(self.conns[slot], data), daemon=True,
+                                  name=f"crowsnest-{self.name}-send-{slot}")
+        sender.start()
+        self.senders[slot] = sender
 
     def ready(self, slots: list[int], timeout: float) -> list[int]:
         by_conn = {self.conns[s]: s for s in slots}
@@ -261,27 +273,22 @@ class _Processes:
         return proc.exitcode
 
     def kill(self, slot: int) -> None:
+        """End worker ``slot`` (dead already, or killed now), then its sender, then its pipe: the pipe
+        is closed last so that no sender can write into a descriptor the next pipe reuses."""
         proc = self.procs.pop(slot)
-        self.conns.pop(slot).close()
+        proc.kill()
         proc.join(timeout=5)
-        if proc.is_alive():
-            proc.kill()
-            proc.join(timeout=5)
+        sender = self.senders.pop(slot, None)
+        if sender is not None:
+            sender.join(timeout=5)  # its peer is gone: the send ends with EPIPE
+        self.conns.pop(slot).close()
 
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs.values() if p.is_alive()]
 
     def close(self) -> None:
-        for conn in self.conns.values():
-            conn.close()  # a worker waiting for a call reads EOF and returns; one mid-reply gets BrokenPipeError
-        for proc in self.procs.values():
-            proc.join(timeout=5)
-        for proc in self.procs.values():
-            if proc.is_alive():
-                proc.kill()
-                proc.join(timeout=5)
-        self.procs.clear()
-        self.conns.clear()
+        for slot in list(self.procs):  # workers hold nothing worth a graceful exit: collections are discarded
+            self.kill(slot)
 
 
 # ----------------------------------------------------------------------------- Ray
