@@ -6,7 +6,7 @@ import argparse
 import shlex
 import sys
 
-from crowsnest_env.rules import NUM_SEATS
+from crowsnest_env.rules import NO_CROW_SUFFIX, NUM_SEATS
 
 from .session import Game, load_record
 from .settings import Settings, load_settings, save_settings
@@ -38,8 +38,8 @@ def settings_from(args: argparse.Namespace, base: Settings) -> Settings:
     changes = {k: getattr(args, k) for k in ("seat", "partner", "opponents", "speed") if getattr(args, k) is not None}
     if args.variant is not None:
         name = args.variant.lower()
-        changes["variant"] = name.removesuffix("_nocrow")
-        changes["crow"] = not name.endswith("_nocrow")
+        changes["variant"] = name.removesuffix(NO_CROW_SUFFIX)
+        changes["crow"] = not name.endswith(NO_CROW_SUFFIX)
     return base.with_(**changes)
 
 

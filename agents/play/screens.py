@@ -9,7 +9,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Label, Markdown, Select, Static
 
-from crowsnest_env.rules import COLOURS, PRESETS, HandResult, State, Variant
+from crowsnest_env.rules import COLOURS, NO_CROW_SUFFIX, PRESETS, HandResult, State, Variant
 
 from .rules_text import rules_markdown
 from .session import seat_label
@@ -246,7 +246,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     def compose(self) -> ComposeResult:
         s = self.settings
-        value = s.variant if s.crow else f"{s.variant}_nocrow"
+        value = s.variant if s.crow else s.variant + NO_CROW_SUFFIX
         speeds = sorted(set(SPEEDS) | {s.speed})
         with Vertical(classes="box wide"):
             yield Label("Settings", classes="title")
@@ -270,8 +270,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     def read(self) -> Settings:
         name = str(self.query_one("#variant", Select).value)
-        crow = not name.endswith("_nocrow")
-        return Settings(variant=name.removesuffix("_nocrow"), crow=crow,
+        crow = not name.endswith(NO_CROW_SUFFIX)
+        return Settings(variant=name.removesuffix(NO_CROW_SUFFIX), crow=crow,
                         seat=int(self.query_one("#seat", Select).value),  # type: ignore[arg-type]
                         partner=self.query_one("#partner", Input).value.strip(),
                         opponents=self.query_one("#opponents", Input).value.strip(),

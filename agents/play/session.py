@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crowsnest_env import record as record_mod
-from crowsnest_env.rules import NUM_SEATS, HandResult, Phase, State, Variant
+from crowsnest_env.rules import NO_CROW_SUFFIX, NUM_SEATS, HandResult, Phase, State, Variant
 from crowsnest_env.table import Table
 
 from .. import make_agent
@@ -30,8 +30,8 @@ def seat_label(seat: int, me: int) -> str:
 def build_agent(spec: str, variant: Variant, seed: int | None):
     """``make_agent`` for this variant: a checkpoint must have been trained for it (ValueError if not)."""
     if spec.startswith("checkpoint:"):
-        crow = not variant.name.endswith("_nocrow")
-        base = variant.name.removesuffix("_nocrow")
+        crow = not variant.name.endswith(NO_CROW_SUFFIX)
+        base = variant.name.removesuffix(NO_CROW_SUFFIX)
         try:
             return make_agent(spec, seed=seed, variant=base, crow=crow)
         except ImportError as exc:  # torch is an optional dependency
