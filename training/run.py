@@ -84,6 +84,7 @@ def resolve_run(cfg: Config) -> RunSpec:
 
 def seed_everything(seed: int, threads: int) -> None:
     """The fixed seeding block: python, numpy, torch; deterministic kernels."""
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS (read when CUDA starts)
     random.seed(seed)
     np.random.seed(seed % 2**32)
     torch.manual_seed(seed)
