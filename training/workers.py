@@ -149,7 +149,8 @@ class Workers:
         return [out[s] for s in range(self.size)]
 
     def pids(self) -> list[int]:
-        """Process ids of the live workers (for Ray: of its worker processes, on whichever machine)."""
+        """Process ids of the workers: the live local processes, or each Ray actor's worker process (on
+        whichever machine runs it; a dead actor's until it is replaced)."""
         return self.transport.pids()
 
     def close(self) -> None:
