@@ -30,14 +30,19 @@ Determinism (the same numbers on every machine, with any ``--workers`` and ``--b
   (:mod:`agents.backends`): local processes, or Ray tasks with ``--backend ray``. A worker
   that dies has its unfinished chunks run again (same seeds, so the same results); if
   workers keep dying the run stops with an error (exit 1) instead of hanging.
-- After ``max_redeals`` all-pass redeals in a row the hand counts as *passed out*: no
-  contract, score change 0 (the rules allow endless redeals; agents that never bid would
-  hang the arena).
+- Redeals follow the table's rule (:class:`~crowsnest_env.table.Table`): after ``max_redeals``
+  all-pass deals in a row (default :data:`~crowsnest_env.table.DEFAULT_MAX_REDEALS`) the hand
+  counts as *passed out*: no contract, score change 0 (the rules allow endless redeals; agents
+  that never bid would hang the arena).
 
 ``--games N`` also plays N whole games to the variant's target, in duplicate: hand k of
 game g draws from ``derive_seed(seed, "game", g, "hand", k)`` at both tables. A game still
 running after ``--max-hands`` hands is decided by the higher score (equal: a draw) and
 counted in ``games_capped``.
+
+``--by-phase`` also plays team b with one phase (auction, discard and trump, play) played by
+team a's agent (:func:`by_phase_pairs`, agents from :mod:`agents.phases`), on the same deals,
+to show which phase a's edge comes from.
 """
 
 from __future__ import annotations
@@ -56,16 +61,16 @@ from crowsnest_env.agent import Agent
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.cli_errors import exit_error, print_error
 from crowsnest_env.rules import NUM_SEATS, HandResult, IllegalActionError, Variant
-from crowsnest_env.table import Table, resolve_variant
+from crowsnest_env.table import DEFAULT_MAX_REDEALS, Table, resolve_variant
 
 from . import make_agent, parse_team, split_agent_list
 from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
 from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend, one_torch_thread
+from .phases import PHASE_GROUPS, PREFIX, phase_spec
 from .stats import fit_ratings
 
 SCHEMA = "crowsnest-arena/1"
 DEFAULT_MAX_HANDS = 60
-DEFAULT_MAX_REDEALS = 50
 ROLES = ("a", "b")
 
 TeamSpec = str | Sequence[Agent]
@@ -125,8 +130,8 @@ def play_hand(
 ) -> tuple[HandResult | None, int]:
     """Play the table's dealt hand (and its all-pass redeals) to its score.
 
-    Returns (the hand's result, or None if the table's redeal cap passed it out; redeals).
-    ``agent_seeds`` reset the four agents first."""
+    Returns (the hand's result, or None if the table's redeal cap passed it out; the all-pass
+    deals before it). ``agent_seeds`` reset the four agents first."""
     seats = [lineup.seat(s, table_no) for s in range(NUM_SEATS)]
     for s, (_, _, agent) in enumerate(seats):
         agent.reset(agent_seeds[s])
@@ -146,14 +151,12 @@ def play_hand(
         if table.scored is not None:
             return table.scored, redeals
         redeals += table.passed_out
-    return None, redeals - 1  # the cap's last passed-out deal was not followed by a redeal
+    return None, redeals
 
 
 def _arena_table(rules: Variant, episode: str, max_redeals: int, max_hands: int | None = None,
                  record: bool = False) -> Table:
-    # the arena's max_redeals counts redeals after the first deal; the table's cap counts passed-out deals
-    return Table(rules, episode=episode, max_hands=max_hands, max_redeals=max_redeals + 1, observe=False,
-                 record=record)
+    return Table(rules, episode=episode, max_hands=max_hands, max_redeals=max_redeals, observe=False, record=record)
 
 
 @dataclass(frozen=True)
@@ -273,7 +276,7 @@ def _validate(specs: Sequence[str], variant: str, crow: bool, deals: int, games:
               workers: int, max_hands: int, max_redeals: int) -> None:
     resolve_variant(variant, crow)
     for name, value, low in (("deals", deals, 1), ("games", games, 0), ("workers", workers, 1),
-                             ("max_hands", max_hands, 1), ("max_redeals", max_redeals, 0)):
+                             ("max_hands", max_hands, 1), ("max_redeals", max_redeals, 1)):
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     for spec in specs:
@@ -362,6 +365,24 @@ def run_round_robin(entrants: Sequence[str], **kwargs: Any) -> dict[str, Any]:
     return {"pairings": pairings, "ratings": ratings, "adp_table": {"agents": list(entrants), "adp": adp}}
 
 
+def by_phase_pairs(a: str, b: str) -> list[tuple[str, str]]:
+    """The pairings that split ``a``'s edge over ``b`` by phase: a vs b, then for each phase
+    ``b`` with only that phase played by ``a``, vs ``b``."""
+    for spec in (a, b):
+        if spec.startswith(PREFIX) or parse_team(spec) != (spec.strip(), spec.strip()):  # a '+' in a path is no team
+            raise ValueError(f"by-phase comparisons take single agent names, got {spec!r}")
+    return [(a, b)] + [(phase_spec(b, **{group: a}), b) for group in PHASE_GROUPS]
+
+
+def run_by_phase(a: str, b: str, **kwargs: Any) -> dict[str, Any]:
+    """Arena pairings of :func:`by_phase_pairs` on the same deals; ``phases`` maps each phase to
+    the adp its swap alone gains (the sum need not equal the whole: phases interact)."""
+    pairings = run_pairings(by_phase_pairs(a, b), **kwargs)
+    phases = {group: {"adp": p["adp"], "adp_ci95": p["adp_ci95"], "a": p["a"]}
+              for group, p in zip(PHASE_GROUPS, pairings[1:])}
+    return {"pairings": pairings, "by_phase": {"a": a, "b": b, "whole": pairings[0]["adp"], "phases": phases}}
+
+
 # ------------------------------------------------------------------ output
 def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     """Write JSON to a temp file beside ``path``, then ``os.replace`` it into place."""
@@ -385,7 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS,
                    help=f"cap on hands per game; capped games go to the higher score (default {DEFAULT_MAX_HANDS})")
     p.add_argument("--max-redeals", type=int, default=DEFAULT_MAX_REDEALS,
-                   help=f"all-pass redeals before a hand counts as passed out (default {DEFAULT_MAX_REDEALS})")
+                   help=f"all-pass deals in a row before a hand counts as passed out (the table's redeal cap; "
+                        f"default {DEFAULT_MAX_REDEALS})")
     p.add_argument("--seed", type=int, default=0, help="run seed; fixes every deal (default 0)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                    help="processes, or Ray tasks in parallel (default: all cores)")
@@ -426,8 +448,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_plot_path(args.plot)
         teams = split_agent_list(args.round_robin) if args.round_robin else [args.a, args.b]
         if args.by_phase:
-            from .phases import by_phase_pairs
-
             teams = [t for pair in by_phase_pairs(args.a, args.b) for t in pair]
         check_agents(teams, resolve_variant(args.variant, args.crow))
     except (ValueError, OSError) as err:
@@ -437,8 +457,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.round_robin:
             report = run_round_robin(teams, **opts)
         elif args.by_phase:
-            from .phases import run_by_phase
-
             report = run_by_phase(args.a, args.b, **opts)
         else:
             report = {"pairings": [run_pairing(args.a, args.b, **opts)]}

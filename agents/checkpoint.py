@@ -42,8 +42,19 @@ class CheckpointError(ValueError):
 
 
 def weights_copy(model: nn.Module) -> dict[str, torch.Tensor]:
-    """A detached copy of the model's weights (for a checkpoint, or to ship to workers)."""
-    return {k: v.detach().clone() for k, v in model.state_dict().items()}
+    """A detached CPU copy of the model's weights (for a checkpoint, or to ship to workers), wherever it trains."""
+    return {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+
+
+def _on_cpu(value: Any) -> Any:
+    """``value`` (tensors in dicts and lists, as in an optimizer's state_dict) with every tensor on the CPU."""
+    if isinstance(value, torch.Tensor):
+        return value.cpu()
+    if isinstance(value, dict):
+        return {k: _on_cpu(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_on_cpu(v) for v in value)
+    return value
 
 
 def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], variant: Variant,
@@ -63,7 +74,7 @@ def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], var
         "global_step": int(global_step), "update": int(update), "extra": dict(extra or {}),
     }
     if optimizer is not None:
-        payload["optimizer"] = optimizer.state_dict()
+        payload["optimizer"] = _on_cpu(optimizer.state_dict())  # a GPU run's checkpoint loads on any machine
     if rng is not None:
         payload["rng"] = rng
     return payload

@@ -14,9 +14,9 @@ from torch import nn
 from crowsnest_env.observation import action_mask, encode_view
 from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
-from . import parse_bool
 from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, other_rules, read_checkpoint
 from .networks import masked_logits
+from .specs import parse_bool
 
 
 class PolicyAgent:

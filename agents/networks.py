@@ -58,7 +58,7 @@ class QNet(nn.Module):
         rows, acts = masks.nonzero(as_tuple=True)
         h = self.trunk(obs)[rows]
         q = self.head(torch.cat([h, self.embed(acts)], -1)).squeeze(-1)
-        out = torch.full(masks.shape, MASKED_LOGIT, dtype=q.dtype)
+        out = torch.full(masks.shape, MASKED_LOGIT, dtype=q.dtype, device=q.device)
         out[rows, acts] = q
         return out
 

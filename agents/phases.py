@@ -3,12 +3,13 @@
 The phases are ``auction``, ``discard`` (the declarer's put-back, with ``trump``) and
 ``play`` (the tricks); ``base`` plays every phase not named. Each part is any agent name
 (``random``, ``heuristic``, ``pimc?samples=4``, ``checkpoint:PATH``, ...). The arena's
-``--by-phase`` option uses it to swap one phase's agent at a time and tell which phase an
-agent's edge comes from.
+``--by-phase`` option (:func:`agents.arena.run_by_phase`) uses it to swap one phase's agent at a
+time and tell which phase an agent's edge comes from; this module only builds agents.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from crowsnest_env.agent import Agent
@@ -58,14 +59,14 @@ class PhaseAgent:
         self._distinct = list({id(a): a for a in agents.values()}.values())
 
     @classmethod
-    def from_spec(cls, spec: str, seed: int | None = None, **kwargs: Any) -> PhaseAgent:
-        from . import make_agent
-
+    def from_spec(cls, spec: str, make: Callable[..., Agent], seed: int | None = None, **kwargs: Any) -> PhaseAgent:
+        """The agent of ``spec``, its parts built by ``make(name, seed=seed, **kwargs)`` (``agents.make_agent``,
+        which passes itself: this module builds agents and imports no registry)."""
         names = parse_phase_spec(spec)
         built: dict[str, Agent] = {}
         for group, name in names.items():
             same = next((g for g in built if names[g] == name), None)  # one instance per distinct name
-            built[group] = built[same] if same else make_agent(name, seed=seed, **kwargs)
+            built[group] = built[same] if same else make(name, seed=seed, **kwargs)
         return cls(built, name=spec)
 
     def reset(self, seed: int | None = None) -> None:
@@ -76,29 +77,4 @@ class PhaseAgent:
         return self.agents[_GROUP_OF[view.phase]].act(view)
 
 
-
-
-
-def by_phase_pairs(a: str, b: str) -> list[tuple[str, str]]:
-    """The pairings that split ``a``'s edge over ``b`` by phase: a vs b, then for each phase
-    ``b`` with only that phase played by ``a``, vs ``b``."""
-    from . import parse_team
-
-    for spec in (a, b):
-        if spec.startswith(PREFIX) or parse_team(spec) != (spec.strip(), spec.strip()):  # a '+' in a path is no team
-            raise ValueError(f"by-phase comparisons take single agent names, got {spec!r}")
-    return [(a, b)] + [(phase_spec(b, **{group: a}), b) for group in PHASE_GROUPS]
-
-
-def run_by_phase(a: str, b: str, **options: Any) -> dict[str, Any]:
-    """Arena pairings of :func:`by_phase_pairs` on the same deals; ``phases`` maps each phase to
-    the adp its swap alone gains (the sum need not equal the whole: phases interact)."""
-    from .arena import run_pairings
-
-    pairs = by_phase_pairs(a, b)
-    pairings = run_pairings(pairs, **options)
-    phases = {group: {"adp": p["adp"], "adp_ci95": p["adp_ci95"], "a": p["a"]}
-              for group, p in zip(PHASE_GROUPS, pairings[1:])}
-    return {"pairings": pairings, "by_phase": {"a": a, "b": b, "whole": pairings[0]["adp"], "phases": phases}}
-
-__all__ = ["PHASE_GROUPS", "PhaseAgent", "by_phase_pairs", "parse_phase_spec", "phase_spec", "run_by_phase"]
+__all__ = ["PHASE_GROUPS", "PREFIX", "PhaseAgent", "parse_phase_spec", "phase_spec"]

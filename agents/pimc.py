@@ -30,6 +30,7 @@ from ._eval import outcome, power
 from ._sampler import sample_world
 from ._solver import DoubleDummy
 from .heuristic import HeuristicAgent, choose_card
+from .specs import parse_bool
 
 
 def count_option(name: str, value: object, low: int) -> int:
@@ -83,7 +84,7 @@ class PIMCAgent:
 
     def __init__(self, seed: int | None = None, samples: int = 8, nodes: int = 3000, exact: int = 0,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
-                 from_trick: int = 0, policy: str | None = None, inference: bool | str = False,
+                 from_trick: int = 0, policy: Agent | None = None, inference: bool | str = False,
                  temperature: float = 1.0):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
@@ -102,16 +103,11 @@ class PIMCAgent:
             raise ValueError(f"pimc option trump_bias must be >= 0, got {trump_bias!r}")
         self.from_trick = count_option("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
         self.heuristic = HeuristicAgent(seed=seed)
-        self.policy: Agent | None = None
-        if policy not in (None, "", "none", "heuristic"):
-            if not isinstance(policy, str) or policy.startswith("pimc"):
-                raise ValueError(f"pimc option policy must name another agent, got {policy!r}")
-            from . import make_agent
-
-            self.policy = make_agent(policy, seed=seed)
+        if policy is not None and not callable(getattr(policy, "act", None)):
+            raise ValueError(f"pimc option policy must be an agent (by name: make_agent('pimc?policy=NAME')), "
+                             f"got {policy!r}")
+        self.policy: Agent | None = policy
         self.guide: Agent = self.policy if self.policy is not None else self.heuristic
-        from . import parse_bool
-
         self.inference = parse_bool("inference", inference)  # weigh worlds by the policy's likelihood
         self.temperature = number_option("temperature", temperature)
         if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):

@@ -14,7 +14,6 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from .observation import SCORE_CLIP
 from .render import render_ansi
 from .rules import (
     NUM_SEATS,
@@ -81,11 +80,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo naming convention)
 
     # ------------------------------------------------------------ spaces
     def _make_obs_space(self) -> spaces.Dict:
-        size = self.observation_layout.size
-        low = np.zeros(size, np.float32)
-        high = np.ones(size, np.float32)
-        sc = self.observation_layout["scores"].slice
-        low[sc], high[sc] = -SCORE_CLIP, SCORE_CLIP
+        low, high = self.observation_layout.bounds()
         return spaces.Dict({
             "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),

@@ -116,6 +116,13 @@ class ObservationLayout:
         """``(name, offset, shape)`` for each piece, as stored in checkpoints."""
         return [(p.name, p.offset, p.shape) for p in self.pieces]
 
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) of every entry, for observation spaces: [0, 1], the scores [-SCORE_CLIP, SCORE_CLIP]."""
+        low, high = np.zeros(self.size, np.float32), np.ones(self.size, np.float32)
+        scores = self["scores"].slice
+        low[scores], high[scores] = -SCORE_CLIP, SCORE_CLIP
+        return low, high
+
 
 @cache
 def observation_layout(variant: Variant) -> ObservationLayout:

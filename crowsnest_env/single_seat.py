@@ -26,7 +26,6 @@ from gymnasium import spaces
 
 from .agent import Agent, RandomAgent
 from .env import AGENTS, hand_info
-from .observation import SCORE_CLIP
 from .render import render_ansi
 from .rules import NUM_SEATS, IllegalActionError, Variant, quote
 from .table import DEFAULT_MAX_HANDS, DEFAULT_MAX_REDEALS, Table, check_choice
@@ -61,9 +60,7 @@ class SingleSeatEnv(gym.Env):
         self.seat, self.agent_name = int(seat), AGENTS[seat]
         self.others = _seat_agents(self.seat, others)
         self.render_mode = render_mode
-        layout = self.table.observer().layout
-        low, high = np.zeros(layout.size, np.float32), np.ones(layout.size, np.float32)
-        low[layout["scores"].slice], high[layout["scores"].slice] = -SCORE_CLIP, SCORE_CLIP
+        low, high = self.table.observer().layout.bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space: spaces.Discrete = spaces.Discrete(self.table.num_actions)
         self._hand: dict[str, Any] | None = None

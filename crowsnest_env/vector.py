@@ -25,19 +25,21 @@ while True:
   generator (the autoreset does the same).
 - An action of :data:`HOLD` (-1) leaves that game as it is this step (a trainer that has
   collected enough holds the games whose episode ended).
+- ``phase(i)`` is game i's phase; ``generator_states()`` / ``set_generator_states(states)`` read
+  and restore every game's deal generator (what a trainer's checkpoint keeps between episodes).
 - An illegal action raises :class:`~crowsnest_env.rules.IllegalActionError` naming the game
   index, the seat and the action, before any game is stepped: nothing of the others is lost.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
-from .observation import SCORE_CLIP
-from .rules import IllegalActionError, PlayerView, Variant
+from .rules import IllegalActionError, Phase, PlayerView, Variant
 from .table import DEFAULT_MAX_HANDS, DEFAULT_MAX_REDEALS, ZERO_REWARDS, Table
 
 HOLD = -1
@@ -62,9 +64,7 @@ class VectorEnv:
         self.action_layout = first.observer().actions
         self.num_actions = a = first.num_actions
         d = self.observation_layout.size
-        low, high = np.zeros(d, np.float32), np.ones(d, np.float32)
-        sc = self.observation_layout["scores"].slice
-        low[sc], high[sc] = -SCORE_CLIP, SCORE_CLIP
+        low, high = self.observation_layout.bounds()
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (a,), dtype=np.int8)})
@@ -144,6 +144,23 @@ class VectorEnv:
     def view(self, index: int, seat: int | None = None) -> PlayerView:
         """What ``seat`` (default: the seat to move) of game ``index`` may know."""
         return self.tables[index].view(seat)
+
+    def phase(self, index: int) -> Phase:
+        """The phase of game ``index`` (a collector routing the auction to a teacher asks it)."""
+        return self.tables[index].phase
+
+    def generator_states(self) -> list[Any]:
+        """Each game's deal generator state (``random.Random.getstate()``, one per game): between
+        episodes, all a checkpoint needs to deal the same games again."""
+        return [t.rng.getstate() for t in self.tables]
+
+    def set_generator_states(self, states: Sequence[Any]) -> None:
+        """Give game i the deal generator state ``states[i]`` (as :meth:`generator_states` returns
+        them); the next ``reset()`` (no seed) deals from there."""
+        if len(states) != self.num_envs:
+            raise ValueError(f"set_generator_states needs {self.num_envs} states (one per game), got {len(states)}")
+        for t, state in zip(self.tables, states):
+            t.rng.setstate(state)
 
     def action_name(self, action: int) -> str:
         return self.action_layout.name(action)

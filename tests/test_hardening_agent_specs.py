@@ -57,7 +57,7 @@ def test_a_checkpoint_path_with_plus_or_comma_stays_a_path(tmp_path):
     assert split_agent_list(f"random,{one},pimc?samples=2,nodes=50") == ["random", one, "pimc?samples=2,nodes=50"]
     agent = make_agent(parse_team(f"{one}+random")[0])
     assert agent.variant == CROWSNEST
-    from agents.phases import by_phase_pairs
+    from agents.arena import by_phase_pairs
 
     assert by_phase_pairs(one, "random")[1] == (f"phase:base=random;auction={one}", "random")
 

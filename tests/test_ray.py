@@ -2,7 +2,10 @@
 
 Arena: the same numbers on Ray as on local processes; a clear error for a bad address. Bench: the
 same board on Ray.
-DMC: a tiny run with Ray actors writes its checkpoint; a Ray actor killed mid-run is replaced.
+The worker layer on Ray actors: calls, shipping, a killed worker replaced, errors.
+DMC and PPO: a tiny run with Ray workers writes its checkpoint; a worker killed mid-run is
+replaced (deterministic: the run's hook kills, through the pid the layer reports, a worker at
+update 1 and keeps the run going until the layer has replaced it).
 Skipped when Ray is not installed (``pip install -e ".[ray]"``).
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import time
 
@@ -18,8 +22,10 @@ import torch
 
 from agents.arena import main, run_pairing, run_round_robin
 from agents.backends import RayBackend, RayUnreachableError, connect_ray
-from tests.training.test_actors import kill_when, tiny_dmc
-from training import cli
+from tests.training.test_actors import GIVE_UP, kill_one_worker, tiny_dmc
+from tests.training.workers_fixture import Echo
+from training.config import load_config
+from training.workers import ActorError, Workers, worker_seed
 
 ray = pytest.importorskip("ray")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -126,6 +132,54 @@ def test_bench_board_on_ray_matches_local(tmp_path):
     assert [len(s["cells"]) for s in local["rule_sets"].values()] == [3, 1]
 
 
+# ------------------------------------------------------------------ the worker layer on Ray
+@pytest.mark.timeout(300)  # three Ray worker processes start, the last after a death is noticed: slow under load
+def test_ray_workers_ship_weights_and_files_and_replace_a_killed_one(tmp_path):
+    from agents.checkpoint import make_payload, write_checkpoint
+    from agents.networks import ActorCritic
+    from crowsnest_env.observation import observation_layout
+    from crowsnest_env.rules import get_variant
+
+    snap, variant = str(tmp_path / "snap.pt"), get_variant("crowsnest")
+    model = ActorCritic(observation_layout(variant).size, 98, [8])
+    write_checkpoint(snap, make_payload(algo="ppo", model=model, model_spec={"hidden": [8]}, variant=variant))
+    workers = Workers(Echo, ("t",), 2, seed=10, name="test", what="test worker", backend="ray", poll_s=0.2)
+    try:
+        workers.publish({"w": 1}, [snap])
+        first = workers.gather(5)
+        assert [r["seed"] for r in first] == [worker_seed(10, s, 0) for s in range(2)]
+        # a Ray worker gets the checkpoint's contents through the object store (no shared disk needed)
+        assert all(r["got_weights"] and r["snapshot_data"][snap]["model_spec"] == {"hidden": [8]} for r in first)
+        assert sorted(workers.pids()) == sorted(r["pid"] for r in first)
+        victim = first[0]["pid"]
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while _alive(victim):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        after = workers.gather(6)
+        assert workers.restarts == 1 and after[0]["pid"] != victim and after[0]["seed"] == worker_seed(10, 0, 1)
+        assert after[0]["got_weights"] and after[0]["files"] == [snap] and not after[1]["got_weights"]
+        workers.submit(1, "raise")
+        with pytest.raises(ActorError, match="(?s)test worker 1 failed:\n.*the worker's own error"):
+            workers.next()
+    finally:
+        workers.close()
+    assert not [n for n in ray.util.list_named_actors() if n.startswith("crowsnest-test-")]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _kill_pid(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
 # ------------------------------------------------------------------ DMC with Ray actors
 def _actor_names() -> list[str]:
     return sorted(n for n in ray.util.list_named_actors() if n.startswith("crowsnest-dmc-"))
@@ -133,18 +187,12 @@ def _actor_names() -> list[str]:
 
 @pytest.mark.timeout(300)
 def test_ray_actor_killed_mid_run_is_replaced_and_the_run_writes_its_checkpoint(tmp_path):
-    out = tmp_path / "run"
-    killed: list[str] = []
+    from training.dmc import train
 
-    def kill() -> None:
-        name = _actor_names()[0]
-        ray.kill(ray.get_actor(name))
-        killed.append(name)
-
-    watcher = kill_when(lambda: (out / "checkpoint.pt").exists() and _actor_names(), kill)
-    summary = cli.run(tiny_dmc(tmp_path, backend="ray"), str(out), evaluate=False)
-    watcher.join(timeout=5)
-    assert killed and summary["actor_restarts"] >= 1 and summary["global_step"] >= 1000
+    out, killed = tmp_path / "run", []
+    summary = train(load_config(tiny_dmc(tmp_path, backend="ray")), str(out),
+                    on_update=kill_one_worker(_kill_pid, killed))
+    assert killed and summary["actor_restarts"] == 1 and summary["update"] <= GIVE_UP, summary
     ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
     assert ckpt["global_step"] == summary["global_step"] and ckpt["update"] == summary["update"]
     assert len(list((out / "snapshots").glob("update_*.pt"))) == summary["update"]  # pool grew on the driver
@@ -161,7 +209,7 @@ def tiny_ppo_ray(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
 
     with open(os.path.join(ROOT, "configs", "tiny_ppo.yaml"), encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
-    data.update({"total_steps": 1200, "eval_interval": 0, "final_eval_deals": 0, "checkpoint_interval": 1,
+    data.update({"total_steps": 10**7, "eval_interval": 0, "final_eval_deals": 0, "checkpoint_interval": 1,
                  "backend": "ray", "snapshot_interval": 1, "bc_decisions": 0})
     data["ppo"] = {**data["ppo"], "rollout_workers": 2, "rollout_steps": 200, "minibatch_size": 64}
     data.update(over)
@@ -172,18 +220,12 @@ def tiny_ppo_ray(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
 
 @pytest.mark.timeout(300)
 def test_ppo_with_ray_rollout_workers_learns_and_survives_a_killed_worker(tmp_path):
-    out = tmp_path / "ppo"
-    killed: list[str] = []
+    from training.ppo import train
 
-    def kill() -> None:
-        name = _ppo_names()[0]
-        ray.kill(ray.get_actor(name))
-        killed.append(name)
-
-    watcher = kill_when(lambda: (out / "checkpoint.pt").exists() and _ppo_names(), kill)
-    summary = cli.run(tiny_ppo_ray(tmp_path), str(out), evaluate=False)
-    watcher.join(timeout=5)
-    assert killed and summary["actor_restarts"] >= 1 and summary["global_step"] >= 1200
+    out, killed = tmp_path / "ppo", []
+    summary = train(load_config(tiny_ppo_ray(tmp_path)), str(out), on_update=kill_one_worker(_kill_pid, killed))
+    # every update calls every worker: the one killed after update 1 is replaced in update 2
+    assert killed and summary["actor_restarts"] == 1 and summary["update"] == 2, summary
     ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
     assert ckpt["global_step"] == summary["global_step"]
     assert _ppo_names() == []  # the learner's workers are gone

@@ -101,11 +101,12 @@ def masked_accuracy(model: ActorCritic, obs: np.ndarray, masks: np.ndarray, acti
     """Share of decisions where the masked argmax of the policy equals the teacher's action."""
     was = model.training
     model.eval()
+    device = next(model.parameters()).device
     hits = 0
     for s in range(0, len(actions), batch):
-        logits, _ = model(torch.from_numpy(obs[s:s + batch]))
-        logits = MaskedCategorical(logits, torch.from_numpy(masks[s:s + batch])).logits
-        hits += int((logits.argmax(-1) == torch.from_numpy(actions[s:s + batch])).sum())
+        logits, _ = model(torch.from_numpy(obs[s:s + batch]).to(device))
+        logits = MaskedCategorical(logits, torch.from_numpy(masks[s:s + batch]).to(device)).logits
+        hits += int((logits.argmax(-1).cpu() == torch.from_numpy(actions[s:s + batch])).sum())
     model.train(was)
     return hits / max(1, len(actions))
 
@@ -116,11 +117,12 @@ def behaviour_clone(model: ActorCritic, demos: Demonstrations, *, epochs: int, b
                     progress: bool = False) -> dict[str, float]:
     """Minibatch epochs of :func:`bc_loss` with a fresh Adam; returns the last epoch's means.
 
-    Shuffles with torch's global generator (seeded by the trainer). ``log(scalars, step)`` is
-    called once per epoch with ``step`` = the epoch number (1, 2, ...): the ``bc`` tags have
+    Trains on the model's device; shuffles with torch's global generator (seeded by the trainer).
+    ``log(scalars, step)`` is called once per epoch with ``step`` = the epoch number (1, 2, ...): the ``bc`` tags have
     their own x axis, before PPO's step 0.
     """
     opt = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5)
+    device = next(model.parameters()).device
     obs, masks = torch.from_numpy(demos.obs), torch.from_numpy(demos.masks)
     actions, returns = torch.from_numpy(demos.actions), torch.from_numpy(demos.returns)
     n = len(demos)
@@ -134,7 +136,8 @@ def behaviour_clone(model: ActorCritic, demos: Demonstrations, *, epochs: int, b
         perm = torch.randperm(n)
         for start in range(0, n, batch_size):
             mb = perm[start:start + batch_size]
-            loss, s = bc_loss(model, obs[mb], masks[mb], actions[mb], returns[mb] if fit_value else None, vf_coef)
+            loss, s = bc_loss(model, obs[mb].to(device), masks[mb].to(device), actions[mb].to(device),
+                              returns[mb].to(device) if fit_value else None, vf_coef)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)

@@ -18,28 +18,36 @@ from crowsnest_env.rules import Variant
 
 from .config import Config
 
-__all__ = ["CheckpointError", "capture_rng", "load_checkpoint", "make_payload", "restore_rng", "save_checkpoint"]
+__all__ = ["CheckpointError", "capture_rng", "load_checkpoint", "make_payload", "random_state", "restore_rng",
+           "save_checkpoint"]
 
 
 def capture_rng() -> dict[str, Any]:
-    """Python, numpy (legacy global) and torch RNG states as checkpoint-safe values."""
+    """Python, numpy (legacy global) and torch RNG states as checkpoint-safe values (CUDA's too once
+    the run has used it)."""
     kind, keys, pos, has_gauss, cached = np.random.get_state()
-    return {
+    state = {
         "python": random.getstate(),
         "numpy": [kind, [int(k) for k in keys], int(pos), int(has_gauss), float(cached)],
         "torch": torch.get_rng_state(),
     }
+    if torch.cuda.is_initialized():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    return state
 
 
 def restore_rng(state: dict[str, Any]) -> None:
-    random.setstate(_tuplify(state["python"]))
+    random.setstate(random_state(state["python"]))
     kind, keys, pos, has_gauss, cached = state["numpy"]
     np.random.set_state((kind, np.asarray(keys, dtype=np.uint32), pos, has_gauss, cached))
     torch.set_rng_state(state["torch"])
+    if "cuda" in state and torch.cuda.is_available():  # a GPU run resumed on the CPU leaves CUDA alone
+        torch.cuda.set_rng_state_all(state["cuda"])
 
 
-def _tuplify(x: Any) -> Any:
-    return tuple(_tuplify(v) for v in x) if isinstance(x, (list, tuple)) else x
+def random_state(stored: Any) -> Any:
+    """A ``random.Random`` state as read back from a checkpoint (its tuples come back as lists)."""
+    return tuple(random_state(v) for v in stored) if isinstance(stored, (list, tuple)) else stored
 
 
 def make_payload(*, algo: str, model: nn.Module, model_spec: dict[str, Any], variant: Variant, cfg: Config,

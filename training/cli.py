@@ -38,13 +38,11 @@ def run(config: str, out: str | None = None, resume: bool = False, evaluate: boo
     report.md; returns a summary."""
     cfg = load_config(config, overrides)
     out = out or os.path.join("runs", cfg.name)
-    if not resume and os.path.exists(out) and not os.path.isdir(out):
-        raise NotADirectoryError(f"run folder {out!r} exists and is not a folder")
     if cfg.algo == "ppo":
         from .ppo import train
     else:
         from .dmc import train
-    summary = train(cfg, out, resume=resume)
+    summary = train(cfg, out, resume=resume)  # checks the run folder (and reaches Ray) before writing to it
     if evaluate and cfg.final_eval_deals > 0:
         from .evaluate import baseline_reference, final_evaluation, verdicts
         from .report import write_report

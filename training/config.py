@@ -19,11 +19,12 @@ from typing import Any
 
 import yaml
 
+from agents.networks import ALGOS
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.table import EPISODES, REWARDS  # the env's episode options
 
-ALGOS = ("ppo", "dmc")
 BACKENDS = ("local", "ray")
+DEVICES = ("auto", "cpu", "cuda")
 
 
 class ConfigError(ValueError):
@@ -89,7 +90,8 @@ class DMCArgs:
     """Deep Monte-Carlo (DouZero) hyper-parameters."""
 
     num_actors: int = 1
-    """actor processes feeding the learner through a queue (0 = collect in-process, deterministic)"""
+    """actors (processes, or Ray actors with backend ray) each collecting rollout_steps per call, one call in
+    flight each (0 = collect in-process, deterministic)"""
     num_envs: int = 16
     """games per actor stepped side by side"""
     rollout_steps: int = 2048
@@ -110,8 +112,6 @@ class DMCArgs:
     """state trunk sizes"""
     action_embed: int = 32
     """action embedding size"""
-    queue_size: int = 8
-    """actor messages buffered in the queue"""
 
 
 @dataclass
@@ -142,6 +142,9 @@ class Config:
     """stop training after this many seconds (0 = no cap); evaluation time not included"""
     torch_threads: int = 1
     """torch.set_num_threads in the learner (1: on a 2-core box a second OpenMP thread costs more than it gives)"""
+    device: str = "auto"
+    """where the learner trains and the in-process rollout's batched forward passes run: auto (cuda when
+    torch sees a GPU, else cpu) | cpu | cuda (an error where there is no CUDA); workers act on the cpu"""
     opponents: OpponentMix = field(default_factory=OpponentMix)
     """the opponent team's mix"""
     teacher_auction: float = 0.0
@@ -194,6 +197,13 @@ class Config:
     dmc: DMCArgs = field(default_factory=DMCArgs)
     """DMC section"""
 
+    def model_spec(self, algo: str | None = None) -> dict[str, Any]:
+        """The network's ``model_spec`` for ``algo`` (default the config's): what checkpoints store and
+        :func:`agents.networks.build_model` builds from."""
+        if (algo or self.algo) == "ppo":
+            return {"hidden": list(self.ppo.hidden)}
+        return {"hidden": list(self.dmc.hidden), "action_embed": self.dmc.action_embed}
+
     def episode_options(self) -> dict[str, Any]:
         """The env's episode options (crowsnest_env.Table / VectorEnv keyword arguments)."""
         return {"episode": self.episode, "reward": self.reward, "max_hands": self.max_hands or None,
@@ -202,6 +212,8 @@ class Config:
     def validate(self) -> Config:
         """Check every field's value (ConfigError naming the field and the value); returns self."""
         _choice("algo", self.algo, ALGOS)
+        _choice("device", self.device, DEVICES)
+        resolve_device(self.device)
         _choice("episode", self.episode, EPISODES)
         _choice("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
@@ -236,10 +248,9 @@ class Config:
         from crowsnest_env.rules import layout_for
 
         obs, acts = observation_layout(variant).size, layout_for(variant).num_actions
-        for algo, spec in (("ppo", {"hidden": self.ppo.hidden}),
-                           ("dmc", {"hidden": self.dmc.hidden, "action_embed": self.dmc.action_embed})):
+        for algo in ALGOS:
             try:
-                validate_model_spec(algo, spec, obs, acts)
+                validate_model_spec(algo, self.model_spec(algo), obs, acts)
             except ValueError as err:
                 raise ConfigError(f"{algo}: {err}") from None
         _choice("backend", self.backend, BACKENDS)
@@ -268,7 +279,7 @@ class Config:
     def _validate_dmc(self) -> None:
         a = self.dmc
         _int_range("dmc.num_actors", a.num_actors, 0, 256)
-        for name in ("num_envs", "rollout_steps", "batch_size", "sync_interval", "queue_size"):
+        for name in ("num_envs", "rollout_steps", "batch_size", "sync_interval"):
             _int_range(f"dmc.{name}", getattr(a, name), 1)
         if a.batch_size > a.rollout_steps:
             raise ConfigError(f"dmc.batch_size ({a.batch_size}) must not exceed dmc.rollout_steps ({a.rollout_steps})")
@@ -276,6 +287,19 @@ class Config:
         _real("dmc.max_grad_norm", a.max_grad_norm, 0.0, positive=True)
         for name in ("epsilon", "gamma"):
             _real(f"dmc.{name}", getattr(a, name), 0.0, 1.0)
+
+
+def resolve_device(device: str) -> str:
+    """``auto`` -> ``cuda`` when torch sees a GPU, else ``cpu``; ``cuda`` without one is a ConfigError."""
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        built = "built without CUDA" if torch.version.cuda is None else f"CUDA {torch.version.cuda}, but no GPU found"
+        raise ConfigError(f"device cuda: torch {torch.__version__} sees no CUDA device here ({built}); "
+                          f"use device: auto or cpu")
+    return device
 
 
 def _int_range(name: str, value: Any, lo: int, hi: int | None = None) -> None:
@@ -358,6 +382,8 @@ def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> 
             data = yaml.safe_load(fh)
         except yaml.YAMLError as err:
             raise ConfigError(f"{os.fspath(path)}: not valid YAML: {err}") from None
+    if data is None:  # an empty file: every field at its default
+        data = {}
     try:
         if overrides:
             data = apply_overrides(data, overrides)

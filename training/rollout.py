@@ -28,7 +28,7 @@ from crowsnest_env.rules import NUM_SEATS, Phase, Variant
 from crowsnest_env.table import DEFAULT_MAX_REDEALS
 from crowsnest_env.vector import HOLD, VectorEnv
 
-from .checkpoint import _tuplify
+from .checkpoint import random_state
 
 
 def attribute_rewards(movers: Sequence[int], step_rewards: Sequence[Sequence[float]]) -> np.ndarray:
@@ -171,8 +171,7 @@ class SelfPlayCollector:
         self.variant = variant
         self.venv = VectorEnv(num_envs, variant, episode=episode, reward=reward, max_hands=max_hands,
                               max_redeals=max_redeals, record=False)
-        for i, t in enumerate(self.venv.tables):
-            t.rng = random.Random(seed * 7919 + i)
+        self.venv.set_generator_states([random.Random(seed * 7919 + i).getstate() for i in range(num_envs)])
         self.rng = random.Random(seed)
         self.num_actions = self.venv.num_actions
         self.episodes = [_Episode() for _ in range(num_envs)]
@@ -240,9 +239,11 @@ class SelfPlayCollector:
             groups: dict[tuple[int, bool], tuple[Any, Any, list[int]]] = {}
             for i in live:
                 c = orig = episodes[i].ctrl[seats[i]]
-                teaching = isinstance(c, AuctionTeacher) and venv.tables[i].phase is Phase.AUCTION
+                teaching = False
                 if isinstance(c, AuctionTeacher):
-                    c = c.pick(venv.tables[i].phase)
+                    phase = venv.phase(i)
+                    teaching = phase is Phase.AUCTION
+                    c = c.pick(phase)
                 key = (id(orig), True) if teaching else (id(c), False)
                 groups.setdefault(key, (c, orig if teaching else None, []))[2].append(i)
             for c, teacher, idx in groups.values():
@@ -283,12 +284,11 @@ class SelfPlayCollector:
     # ------------------------------------------------------------------ resume
     def get_state(self) -> dict[str, Any]:
         """The generators' states: all a checkpoint needs between two ``collect`` calls."""
-        return {"rng": self.rng.getstate(), "games": [t.rng.getstate() for t in self.venv.tables]}
+        return {"rng": self.rng.getstate(), "games": self.venv.generator_states()}
 
     def set_state(self, state: dict[str, Any]) -> None:
-        self.rng.setstate(_tuplify(state["rng"]))
-        for t, s in zip(self.venv.tables, state["games"]):
-            t.rng.setstate(_tuplify(s))
+        self.rng.setstate(random_state(state["rng"]))
+        self.venv.set_generator_states([random_state(s) for s in state["games"]])
 
 
 def _stack(out: dict[str, list], stats: Rollout, num_actions: int) -> Rollout:
@@ -334,4 +334,17 @@ def merge_rollouts(parts: Sequence[Rollout]) -> Rollout:
         offset += len(p)
     if index:
         out.bootstrap_index, out.bootstrap_obs = np.concatenate(index), np.concatenate(boot)
+    return out
+
+
+def rollout_scalars(r: Rollout) -> dict[str, float | None]:
+    """The ``charts/`` scalars of one rollout (both trainers log them)."""
+    out: dict[str, float | None] = {
+        "charts/episodic_return": float(np.mean(r.episode_returns)) if r.episode_returns else None,
+        "charts/episodes": r.episodes,
+        "charts/made_rate": r.made / r.declared if r.declared else None,
+        "charts/truncated_episodes": r.truncated,
+    }
+    for opp, rets in r.opponent_returns.items():
+        out[f"charts/return_vs_{opp}"] = float(np.mean(rets))
     return out

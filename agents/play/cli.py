@@ -11,7 +11,7 @@ import os
 import sys
 from typing import NoReturn
 
-from crowsnest_env.rules import NUM_SEATS
+from crowsnest_env.rules import NO_CROW_SUFFIX, NUM_SEATS
 
 from .levels import LEVELS
 from .session import Game, first_line, load_record
@@ -67,8 +67,8 @@ def settings_from(args: argparse.Namespace, base: Settings) -> Settings:
                if getattr(args, k) is not None}
     if args.variant is not None:
         name = args.variant.lower()
-        changes["variant"] = name.removesuffix("_nocrow")
-        changes["crow"] = not name.endswith("_nocrow")
+        changes["variant"] = name.removesuffix(NO_CROW_SUFFIX)
+        changes["crow"] = not name.endswith(NO_CROW_SUFFIX)
     if args.trick_pause is not None:
         try:
             changes["trick_pause"] = None if args.trick_pause == "key" else float(args.trick_pause)
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         from .web import serve
 
         try:
-            serve(argv, args.host, args.port)
+            serve(argv, args.host, args.port, SERVER_PID_ENV)
         except ImportError as exc:
             parser.error(f"--web needs textual-serve ({exc})")
         return

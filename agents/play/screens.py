@@ -12,7 +12,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Markdown, Select, Static
 
-from crowsnest_env.rules import COLOURS, NUM_SEATS, PRESETS, HandResult, State, Variant
+from crowsnest_env.rules import COLOURS, NO_CROW_SUFFIX, NUM_SEATS, PRESETS, HandResult, State, Variant
 
 from .dialogs import short
 from .history import StatsRow, level_title
@@ -187,7 +187,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     def compose(self) -> ComposeResult:
         s = self.settings
-        value = s.variant if s.crow else f"{s.variant}_nocrow"
+        value = s.variant if s.crow else s.variant + NO_CROW_SUFFIX
         speeds = sorted(set(SPEEDS) | {s.speed})
         pauses = list(TRICK_PAUSES) if s.trick_pause in TRICK_PAUSES else [*TRICK_PAUSES, s.trick_pause]
         compact = short(self.app)
@@ -225,7 +225,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
     def read(self) -> Settings:
         name = str(self.query_one("#variant", Select).value)
         pause = self._pauses[int(self.query_one("#trick_pause", Select).value)]  # type: ignore[arg-type]
-        return Settings(variant=name.removesuffix("_nocrow"), crow=not name.endswith("_nocrow"),
+        return Settings(variant=name.removesuffix(NO_CROW_SUFFIX), crow=not name.endswith(NO_CROW_SUFFIX),
                         seat=int(self.query_one("#seat", Select).value),  # type: ignore[arg-type]
                         level=str(self.query_one("#level", Select).value),
                         partner=self.query_one("#partner", Input).value.strip(),

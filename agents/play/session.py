@@ -17,7 +17,16 @@ from typing import Any
 
 from crowsnest_env import record as record_mod
 from crowsnest_env.agent import Agent
-from crowsnest_env.rules import NUM_SEATS, HandResult, Phase, PlayerView, State, Variant, trick_winner_offset
+from crowsnest_env.rules import (
+    NO_CROW_SUFFIX,
+    NUM_SEATS,
+    HandResult,
+    Phase,
+    PlayerView,
+    State,
+    Variant,
+    trick_winner_offset,
+)
 from crowsnest_env.table import DEFAULT_MAX_HANDS, Table
 
 from .. import make_agent
@@ -45,8 +54,8 @@ def build_agent(spec: str, variant: Variant, seed: int | None) -> Agent:
     """``make_agent`` for this variant: a checkpoint must have been trained for it (ValueError if not)."""
     try:
         if spec.startswith("checkpoint:"):
-            crow = not variant.name.endswith("_nocrow")
-            return make_agent(spec, seed=seed, variant=variant.name.removesuffix("_nocrow"), crow=crow)
+            crow = not variant.name.endswith(NO_CROW_SUFFIX)
+            return make_agent(spec, seed=seed, variant=variant.name.removesuffix(NO_CROW_SUFFIX), crow=crow)
         return make_agent(spec, seed=seed)
     except ImportError as exc:  # torch is an optional dependency
         raise ValueError(f"agent {spec!r} needs torch ({exc})") from None

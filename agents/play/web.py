@@ -11,7 +11,7 @@ textual-serve's with its process handling made strict, so that no app process ou
   :data:`QUIT_WAIT` seconds (busy, or blocked writing to a pipe nobody reads), it is terminated
   and then killed;
 - the command ``exec``s Python, so the process that is stopped is the app itself, not a shell;
-- each app watches this server's pid (:data:`~agents.play.cli.SERVER_PID_ENV`) and exits if the
+- each app watches this server's pid (:data:`~agents.play.cli.SERVER_PID_ENV`, passed to :func:`serve`) and exits if the
   server itself is killed.
 
 W in the browser sends the game record to the browser as a download (Textual's
@@ -29,8 +29,6 @@ import sys
 from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
-
-from .cli import SERVER_PID_ENV
 
 HEARTBEAT = 2.0
 """Seconds between websocket pings; a missing pong closes the websocket."""
@@ -118,7 +116,8 @@ def make_server(command: str, host: str, port: int) -> PlayServer:
     return PlayServer(command, host=host, port=port, title="CrowsNest")
 
 
-def serve(argv: list[str], host: str, port: int) -> None:
-    """Serve the app through textual-serve: each browser tab runs ``crowsnest-play`` without --web."""
-    os.environ[SERVER_PID_ENV] = str(os.getpid())  # the tabs' apps inherit it (textual-serve copies os.environ)
+def serve(argv: list[str], host: str, port: int, pid_env: str) -> None:
+    """Serve the app through textual-serve: each browser tab runs ``crowsnest-play`` without --web,
+    told this server's pid in the environment variable ``pid_env`` (it exits once the server is gone)."""
+    os.environ[pid_env] = str(os.getpid())  # the tabs' apps inherit it (textual-serve copies os.environ)
     make_server(app_command(argv), host, port).serve()

@@ -144,9 +144,10 @@ def test_all_pass_redeals_are_the_same_sequence_at_both_tables():
     team = (PassAgent(), PassAgent())
     rec = play_duplicate_deal(team, team, 2, seed=0, max_redeals=3, record=True)
     t0, t1 = rec.tables
+    # the table's redeal rule: three all-pass deals in a row pass the hand out
     assert t0.declarer_role is None and t0.redeals == 3 and t0.diff_a == 0
-    assert t0.deals == t1.deals and len(t0.deals) == 4
-    assert len({d[1] for d in t0.deals}) == 4  # four different deals, not one repeated
+    assert t0.deals == t1.deals and len(t0.deals) == 3
+    assert len({d[1] for d in t0.deals}) == 3  # three different deals, not one repeated
     deck = (1 << get_variant("crowsnest").deck_size) - 1
     assert all(sum(hands) + nest == deck for hands, nest in t0.deals)
 

@@ -96,6 +96,12 @@ def test_bad_backend_input_is_a_value_error_naming_it():
 @pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find the workers")
 @pytest.mark.timeout(120)
 def test_cli_run_survives_kill_9_of_a_worker_and_writes_the_same_json(tmp_path):
+    """A kill -9 from outside, without a race: as soon as the arena's pool workers exist (its spawned
+    children, found within 20 ms of their start, before they have even imported the agents), the
+    arena process is stopped (SIGSTOP), so it can neither finish nor close the pool while one of
+    them is killed; then it continues. It hands out at most 4 of its 12 chunks before the first
+    comes back, so it must rebuild the pool to finish, and the numbers must be those of an
+    undisturbed run."""
     import json
     import subprocess
     import sys
@@ -106,14 +112,16 @@ def test_cli_run_survives_kill_9_of_a_worker_and_writes_the_same_json(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen([sys.executable, "-m", "agents.arena", *args, "--workers", "2", "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    deadline, victim = time.time() + 30, None
-    while victim is None and time.time() < deadline and proc.poll() is None:
-        workers = spawned_children(proc.pid)
-        victim = workers[0] if workers else None
-        time.sleep(0.05)
-    assert victim is not None, "no worker to kill"
-    time.sleep(0.3)  # let it start on a chunk
-    os.kill(victim, signal.SIGKILL)
+    deadline = time.time() + 60
+    while not spawned_children(proc.pid) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGSTOP)
+    try:
+        workers = spawned_children(proc.pid)  # the pool cannot go away while the arena is stopped
+        assert workers, "no pool worker to kill"
+        os.kill(workers[0], signal.SIGKILL)
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
     _, err = proc.communicate(timeout=90)
     assert proc.returncode == 0, err.decode()
     killed = json.loads(out.read_text())["pairings"][0]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents import make_agent
-from agents.arena import run_pairing
-from agents.phases import PHASE_GROUPS, PhaseAgent, by_phase_pairs, parse_phase_spec, phase_spec
+from agents.arena import by_phase_pairs, run_pairing
+from agents.phases import PHASE_GROUPS, PhaseAgent, parse_phase_spec, phase_spec
 from crowsnest_env.rules import Phase
 from crowsnest_env.table import Table
 

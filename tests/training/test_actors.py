@@ -1,30 +1,34 @@
-"""DMC actors under faults: a killed actor is replaced and the run finishes with its checkpoint."""
+"""DMC actors under faults: a killed actor is replaced and the run finishes with its checkpoint.
+
+Deterministic: the run's ``on_update`` hook kills (kill -9) an actor whose pid the worker layer
+reports, at update 1 (the run is running, and the hook does not let it end until the layer has
+replaced the actor, or 40 updates have gone by and the test fails).
+"""
 
 from __future__ import annotations
 
 import os
 import signal
-import threading
-import time
+from collections.abc import Callable
 
 import pytest
 import torch
 import yaml
 
-from tests._procs import HAS_PROC, spawned_children
-from training import cli
-from training.actors import ActorError, ProcessActors, actor_seed
-from training.config import ConfigError, config_from_dict
+from training.config import ConfigError, config_from_dict, load_config
+from training.run import Progress, resolve_run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TINY_DMC = os.path.join(ROOT, "configs", "tiny_dmc.yaml")
+GIVE_UP = 40
+"""updates after the kill without a replacement before a fault test fails"""
 
 
 def tiny_dmc(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
     """The tiny DMC config with actors (and ``over`` applied), written to tmp_path."""
     with open(TINY_DMC, encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
-    data.update({"total_steps": 1000, "eval_interval": 0, "final_eval_deals": 0, "checkpoint_interval": 1})
+    data.update({"total_steps": 10**7, "eval_interval": 0, "final_eval_deals": 0, "checkpoint_interval": 1})
     dmc = {**data["dmc"], "num_actors": 2, **over.pop("dmc", {})}
     data.update(over, dmc=dmc)
     path = tmp_path / "dmc.yaml"
@@ -32,20 +36,19 @@ def tiny_dmc(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
     return str(path)
 
 
-def kill_when(ready, kill, timeout_s: float = 200.0) -> threading.Thread:  # type: ignore[no-untyped-def]
-    """Start a thread that calls ``kill()`` once ``ready()`` is true (the run is under way)."""
+def kill_one_worker(kill: Callable[[int], None], killed: list[int]) -> Callable[[Progress], bool]:
+    """An ``on_update`` hook: at update 1 ``kill`` the first worker the layer reports; stop the run once
+    the layer has replaced it (or :data:`GIVE_UP` updates later)."""
 
-    def watch() -> None:
-        deadline = time.time() + timeout_s
-        while time.time() < deadline:
-            if ready():
-                kill()
-                return
-            time.sleep(0.05)
+    def hook(progress: Progress) -> bool:
+        assert progress.workers is not None
+        if progress.update == 1:
+            pid = progress.workers.pids()[0]
+            kill(pid)
+            killed.append(pid)
+        return progress.workers.restarts >= 1 or progress.update > GIVE_UP
 
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    return thread
+    return hook
 
 
 @pytest.fixture(autouse=True)
@@ -55,46 +58,34 @@ def _threads():
     torch.set_num_threads(before)
 
 
-@pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find the actors")
 @pytest.mark.timeout(300)
 def test_killed_local_actor_is_replaced_and_the_run_writes_its_checkpoint(tmp_path):
-    out = tmp_path / "run"
-    killed: list[int] = []
+    from training.dmc import train
 
-    def kill() -> None:
-        pid = spawned_children(os.getpid())[0]
-        os.kill(pid, signal.SIGKILL)
-        killed.append(pid)
-
-    watcher = kill_when(lambda: (out / "checkpoint.pt").exists() and spawned_children(os.getpid()), kill)
-    summary = cli.run(tiny_dmc(tmp_path), str(out), evaluate=False)
-    watcher.join(timeout=5)
+    out, killed = tmp_path / "run", []
+    summary = train(load_config(tiny_dmc(tmp_path)), str(out),
+                    on_update=kill_one_worker(lambda pid: os.kill(pid, signal.SIGKILL), killed))
     assert killed, "no actor was killed"
-    assert summary["actor_restarts"] >= 1 and summary["global_step"] >= 1000
+    assert summary["actor_restarts"] == 1 and summary["update"] <= GIVE_UP, summary
     ckpt = torch.load(out / "checkpoint.pt", weights_only=True)
-    assert ckpt["global_step"] == summary["global_step"]
-
-
-def test_replacement_actors_get_their_own_seed_streams():
-    assert actor_seed(3, 0, 0) == 3 + 1000 and actor_seed(3, 1, 0) == 3 + 2000  # unchanged first generation
-    seeds = {actor_seed(3, slot, gen) for slot in range(4) for gen in range(6)}
-    assert len(seeds) == 24
+    assert ckpt["global_step"] == summary["global_step"] and ckpt["update"] == summary["update"]
 
 
 @pytest.mark.timeout(120)
-def test_an_actor_that_raises_stops_the_run_with_its_traceback(tmp_path, monkeypatch):
+def test_an_actor_that_raises_stops_the_run_with_its_traceback(tmp_path):
+    from training.actor import Actor
+    from training.workers import ActorError, Workers
+
     cfg = config_from_dict(yaml.safe_load(open(tiny_dmc(tmp_path, dmc={"num_actors": 1}))))
     cfg.dmc.num_envs = 0  # the collector refuses it inside the actor
-    from training.dmc import make_model
-
-    model, _ = make_model(cfg)
-    actors = ProcessActors(cfg, str(tmp_path), model, poll_s=0.2)
+    workers = Workers(Actor, (resolve_run(cfg),), 1, seed=cfg.seed, name="dmc", what="DMC actor", poll_s=0.2)
     try:
+        workers.submit(0, 100)
         with pytest.raises(ActorError, match="DMC actor 0 failed:\n.*Traceback"):
-            actors.get()
+            workers.next()
     finally:
-        actors.close()
-    assert actors.pids() == []
+        workers.close()
+    assert workers.pids() == []
 
 
 def test_backend_config_errors_name_the_field():

@@ -133,15 +133,15 @@ def test_cloned_policy_beats_random_in_the_arena(tmp_path, demos):
     """Opt-in (-m slow, ~30 s): a policy cloned on a few thousand decisions crushes random play."""
     from agents.arena import run_pairing
     from training.checkpoint import save_checkpoint
-    from training.common import Run
+    from training.run import Run, resolve_run
 
     torch.manual_seed(0)
     model = ActorCritic(demos.obs.shape[1], demos.masks.shape[1], [128])
     behaviour_clone(model, demos, epochs=6, batch_size=256, learning_rate=3e-3)
-    cfg = config_from_dict({"name": "bc", "progress": False})
-    run = Run(cfg, str(tmp_path / "bc"), "ppo")
+    cfg = config_from_dict({"name": "bc", "progress": False, "ppo": {"hidden": [128]}})
+    run = Run(resolve_run(cfg), str(tmp_path / "bc"))
     path = str(tmp_path / "bc.pt")
-    save_checkpoint(path, run.payload(model, {"hidden": [128]}, None, 0, 0))
+    save_checkpoint(path, run.payload(model, None, 0, 0))
     run.close()
     res = run_pairing("checkpoint:" + path, "random", variant="crowsnest", crow=True, deals=50, seed=5, workers=1)
     assert res["adp"] > 40 and res["adp_ci95"][0] > 0, res["adp"]

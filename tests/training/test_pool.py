@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from training.common import OPPONENT_KINDS, OpponentPool
 from training.config import Config, OpponentMix
+from training.pool import OPPONENT_KINDS, OpponentPool
 from training.rollout import NetController
 
 
