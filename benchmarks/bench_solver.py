@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'median nodes':>12} {'nodes/s':>9} {'vs DDS':>7}")
     for rule_set in args.rule_sets.split(","):
         for t in tricks:
-            times, nodes, unfinished = [], [], 0
+            times, spent, nodes, unfinished = [], [], [], 0
             for seed in range(args.deals):
                 state = position(rule_set, seed, t)
                 if state is None:
@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                 secs, n, done = solve_ours(state, args.node_limit)
                 unfinished += not done
                 times.append(secs if done else float("inf"))
+                spent.append(secs)
                 nodes.append(n)
                 d = solve_dds(pbns[seed % len(pbns)])  # interleaved: the anchor sees the same machine
                 if d is not None:
@@ -127,8 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             med = statistics.median(times)
             dds = statistics.median(dds_times) if dds_times else None
-            finite = [x for x in times if x != float("inf")]
-            rate = sum(nodes) / sum(finite) if finite and not unfinished else sum(nodes) / max(sum(finite), 1e-9)
+            rate = sum(nodes) / max(sum(spent), 1e-9)  # stopped solves count their nodes and time too
             row = dict(rule_set=rule_set, trick=t, tricks_left=get_variant(rule_set).num_tricks - t,
                        solves=len(times), unfinished=unfinished, median_ms=_finite(med * 1000),
                        max_ms=_finite(max(times) * 1000), median_nodes=statistics.median(nodes), nodes_per_s=rate,
