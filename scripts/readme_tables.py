@@ -126,6 +126,32 @@ def standing(results: Path) -> list[str]:
     return lines
 
 
+STANDING_RULE_SETS = ("crowsnest", "tournament", "red_one", "buckeye", "dixie", "one_high", "partnership",
+                      "crowsnest_nocrow", "tournament_nocrow")
+STANDING_AGENTS = ("random", "pimc", "learned", "expert", "double_dummy")
+"""the columns: every agent against the heuristic; double_dummy sees all four hands (a cheating reference)"""
+
+
+def standing_cell(results: Path, rule_set: str, agent: str) -> str:
+    """``adp [lo, hi]`` and deals of ``agent`` vs the heuristic in ``rule_set``, from
+    ``standing/<rule set>_<agent>.json`` (an arena ``--out`` file); ``—`` where there is none."""
+    path = results / "standing" / f"{rule_set}_{agent}.json"
+    if not path.exists():
+        return "—"
+    p = json.loads(path.read_text(encoding="utf-8"))["pairings"][0]
+    return f"{adp(p)} ({p['deals']})"
+
+
+@table("rule-sets")
+def rule_sets(results: Path) -> list[str]:
+    """Where the agents stand in every rule set: adp against the heuristic with its interval (deals)."""
+    head = ["rule set", *(f"`{a}`" + (" (cheating)" if a == "double_dummy" else "") for a in STANDING_AGENTS)]
+    lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for rs in STANDING_RULE_SETS:
+        lines.append(cells(rs, *(standing_cell(results, rs, a) for a in STANDING_AGENTS)))
+    return lines
+
+
 @table("arena")
 def arena(results: Path) -> list[str]:
     """The baselines against each other, per variant (``crowsnest-arena ... --out``)."""
