@@ -21,7 +21,9 @@ import yaml
 
 from agents.networks import ALGOS
 from crowsnest_env.atomic import atomic_write_text
+from crowsnest_env.rules import quote
 from crowsnest_env.table import EPISODES, REWARDS  # the env's episode options
+from crowsnest_env.yamlfile import parse_yaml, read_yaml
 
 BACKENDS = ("local", "ray")
 DEVICES = ("auto", "cpu", "cuda")
@@ -377,11 +379,10 @@ def config_from_dict(data: dict[str, Any] | None) -> Config:
 def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Config:
     """Read a YAML config, then apply ``key=value`` overrides (dotted keys for sections:
     ``ppo.learning_rate=1e-4``; values parsed as YAML); ConfigError names the file and the key."""
-    with open(path, encoding="utf-8") as fh:
-        try:
-            data = yaml.safe_load(fh)
-        except yaml.YAMLError as err:
-            raise ConfigError(f"{os.fspath(path)}: not valid YAML: {err}") from None
+    try:
+        data = read_yaml(path)  # bounded: size, depth, no anchors/aliases; one-line errors
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
     if data is None:  # an empty file: every field at its default
         data = {}
     try:
@@ -402,9 +403,9 @@ def apply_overrides(data: Any, overrides: Sequence[str]) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"override {item!r} must look like key=value (e.g. variant=tournament)")
         try:
-            value = yaml.safe_load(raw)
-        except yaml.YAMLError as err:
-            raise ConfigError(f"override {item!r}: value is not valid YAML: {err}") from None
+            value = parse_yaml(raw, f"override {quote(item)}")
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
         node = out
         parts = key.strip().split(".")
         for part in parts[:-1]:

@@ -112,3 +112,18 @@ def test_device_cuda_without_cuda_is_a_config_error_and_auto_is_cpu(tmp_path):
     one_error_line(proc, "device cuda: torch")
     assert "use device: auto or cpu" in proc.stderr and not (tmp_path / "run").exists()
     one_error_line(train("--config", tiny(tmp_path, device="tpu")), "device must be one of auto, cpu, cuda; got 'tpu'")
+
+
+def test_a_yaml_alias_bomb_in_the_config_or_an_override_is_one_short_line(tmp_path):
+    """The config reader bounds what it reads (no anchors/aliases), as the variant files' reader
+    does: an 8-level bomb would otherwise expand into a message of hundreds of megabytes."""
+    levels = ["l0: &l0 [x, x, x, x, x, x, x, x, x]"]
+    levels += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, 8)]
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("\n".join(levels) + "\nname: *l7\n")
+    line = one_error_line(train("--config", str(bomb), "--out", str(tmp_path / "run")), "anchors and aliases")
+    assert len(line) < 300
+    line = one_error_line(train("--config", tiny(tmp_path), "--set", "name=&x [1]", "--out", str(tmp_path / "run")),
+                          "override")
+    assert "anchors and aliases" in line
+    assert not (tmp_path / "run").exists()
