@@ -194,21 +194,43 @@ static inline void order_by(int *moves, int *score, int n) {
     }
 }
 
+/* Can the opponent who plays after ``seat`` in this trick beat card ``c`` (were it winning)? */
+static int overtaken(const Search *s, int seat, int c) {
+    const Rules *R = s->R;
+    int led = R->suit_of[s->tc[s->trick_no][0]];
+    u64 above = ~((2ULL << c) - 1) & R->suit[R->suit_of[c]];
+    for (int k = s->nt + 1; k < NSEATS; k++) {
+        int q = (s->leader + k) & 3;
+        if ((q & 1) == (seat & 1)) continue;
+        u64 h = s->h[q], follow = h & R->suit[led];
+        if (follow ? (R->suit_of[c] == led && (follow & above)) || (h & R->anytime & above)
+                   : (R->suit_of[c] == R->trump ? (h & above) != 0 : (h & R->suit[R->trump]) != 0))
+            return 1;
+    }
+    return 0;
+}
+
 static void order_follow(const Search *s, int seat, int *moves, int n) {
     const Rules *R = s->R;
     int score[MAXC];
     int winner_seat = (s->leader + s->winoff) & 3;
     int partner_wins = (winner_seat & 1) == (seat & 1);
     int last = s->nt == 3;
+    int threat = partner_wins && !last && overtaken(s, seat, s->win);
     for (int i = 0; i < n; i++) {
         int c = moves[i];
         int wins = beats(R, c, s->win);
-        if (partner_wins) {
+        if (partner_wins && threat) {
+            /* the opponent behind can beat partner's card: win it with a card that stands, else play low */
+            score[i] = wins && !overtaken(s, seat, c) ? 2000 + R->pts[c] * 4 - c : 1000 - R->pts[c] * 16 - c;
+        } else if (partner_wins) {
             /* keep partner's trick (no overtake) and give it points; a last hand knows it stands */
             score[i] = (wins ? 0 : 1000) + R->pts[c] * (last ? 16 : 4) - c;
-        } else if (wins) {
-            /* cheapest winner first; 4th hand wins with its biggest counter */
+        } else if (wins && (last || !overtaken(s, seat, c))) {
+            /* cheapest winner that stands first; 4th hand wins with its biggest counter */
             score[i] = 2000 + (last ? R->pts[c] * 16 - c : -(R->suit_of[c] == R->trump) * 64 - c);
+        } else if (wins) {
+            score[i] = 500 - c;  /* a winner the opponent behind can beat: after the low cards */
         } else {
             score[i] = 1000 - R->pts[c] * 16 - c;
         }
@@ -233,6 +255,8 @@ static void order_lead(const Search *s, int seat, int *moves, int n, int best) {
         if (c == best) sc = 100000;
         else if (!above && !ruff) sc = 6000 + R->pts[c] * 8;   /* a sure winner: cash it */
         else if (!ruff && above && !(above & ~s->h[partner]) ) sc = 5000 + R->pts[c] * 8;  /* to partner's winners */
+        else if (su != R->trump && !(s->h[partner] & suit) && (s->h[partner] & trumps)
+                 && (s->h[lho] & suit || !(s->h[lho] & trumps))) sc = 4800 + R->pts[c] * 4;  /* for partner to ruff */
         else if (su == R->trump && !above) sc = 4500;
         else sc = 1000 - R->pts[c] * 16 - popc(above) * 2;   /* else low, pointless cards first */
         score[i] = sc;
