@@ -143,6 +143,10 @@ class PlayApp(App[None]):
         self.refresh_table()
         self.advance()
 
+    def on_unmount(self) -> None:
+        """Closing: no AI move or held trick may fire on a torn-down table."""
+        self._stop_timers()
+
     def _stop_timers(self) -> None:
         for t in (self._timer, self._hold):
             if t is not None and t is not True:
@@ -177,6 +181,8 @@ class PlayApp(App[None]):
 
     def _agent_tick(self) -> None:
         self._timer = None
+        if not self.screen_stack:  # the app is closing: a timer that fired late has no table to move
+            return
         game = self.game
         if game is None or self._busy() or game.done or game.human_to_move():
             self.advance()  # a screen opened meanwhile: its closing starts the loop again
@@ -216,7 +222,7 @@ class PlayApp(App[None]):
         self.refresh_table()
 
     def _release_trick(self) -> None:
-        if self._hold is not None:
+        if self._hold is not None and self.screen_stack:
             if self._hold is not True:
                 self._hold.stop()
             self._hold = None
@@ -414,6 +420,8 @@ class PlayApp(App[None]):
     def _clear_hint(self) -> None:
         """A hint is for one move: after any move it goes (text and marked card)."""
         self.hint_text = ""
+        if not self.screen_stack:
+            return
         for b in self.screen_stack[0].query(CardButton):
             b.remove_class("hinted")
 

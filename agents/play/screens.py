@@ -191,7 +191,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         speeds = sorted(set(SPEEDS) | {s.speed})
         pauses = list(TRICK_PAUSES) if s.trick_pause in TRICK_PAUSES else [*TRICK_PAUSES, s.trick_pause]
         compact = short(self.app)
-        with Vertical(classes="box wide"):
+        with Vertical(classes="box wide tall"):
             yield Label("Settings", classes="title")
             with VerticalScroll(id="form-scroll"):
                 with Grid(id="form", classes="compact" if compact else ""):

@@ -78,7 +78,7 @@ Button.hinted.-textual-compact {{ outline: none; background: $accent; color: $te
 #form.compact {{ grid-rows: 1; grid-gutter: 1 0; }}
 #form.compact Label {{ padding: 0; }}
 #form.compact Input {{ height: 1; border: none; padding: 0 1; }}
-#form-scroll {{ height: auto; max-height: 1fr; }}
+#form-scroll {{ height: 1fr; }}
 #summary-body {{ height: auto; max-height: 1fr; }}
 #sheet {{ height: auto; max-height: 12; margin: 1 0; }}
 .-short #sheet {{ max-height: 8; margin: 0; }}

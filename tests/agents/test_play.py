@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -28,9 +30,17 @@ def make_app(variant: str = "crowsnest", crow: bool = True, seed: int = 1, max_h
     return PlayApp(settings, seed=seed, max_hands=max_hands, persist=False)
 
 
+def ticks(seconds: float = 60.0) -> Iterator[None]:
+    """Wait loops run by wall clock, not by a count of pauses: on a loaded CI machine (both cores
+    busy) the app's timers fire late, and a fixed count of 10 ms pauses ran out (a flaky test)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        yield
+
+
 async def started(app: PlayApp, pilot) -> None:
     """Wait for the app's first game (built once the first frame is on screen)."""
-    for _ in range(500):
+    for _ in ticks():
         if app.game is not None:
             return
         await pilot.pause(0.01)
@@ -41,7 +51,7 @@ async def play_turn(app: PlayApp, pilot) -> str:
     """Make the person's move with the UI's own controls; what kind of move it was."""
     await started(app, pilot)
     screen = app.screen
-    for _ in range(50):  # a dialog just pushed may not have composed and laid out its buttons yet
+    for _ in ticks(30):  # a dialog just pushed may not have composed and laid out its buttons yet
         if screen is app.screen_stack[0] or any(b.region.area for b in screen.query("Button")):
             break
         await pilot.pause(0.01)

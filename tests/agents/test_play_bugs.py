@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 
 import pytest
 
@@ -20,7 +21,7 @@ from agents.play.settings import Settings
 from agents.play.widgets import CardButton, HandView
 from crowsnest_env import replay
 from crowsnest_env.rules import Phase
-from tests.agents.test_play import make_app, play_turn, started
+from tests.agents.test_play import make_app, play_turn, started, ticks
 
 
 @pytest.fixture(autouse=True)
@@ -29,18 +30,23 @@ def _folders_in_tmp(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
-async def until(pilot, condition, what: str, pauses: int = 400, delay: float = 0.01) -> None:
-    for _ in range(pauses):
+async def until(pilot, condition, what: str, seconds: float = 60.0, delay: float = 0.01) -> None:
+    """Wait for ``condition`` by wall clock, not by a count of pauses: a loaded CI machine (both
+    cores busy) runs the app's timers late, and a fixed number of 10 ms pauses then ran out."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if condition():
             return
         await pilot.pause(delay)
+    if condition():
+        return
     raise AssertionError(f"timed out waiting for {what}")
 
 
 async def to_my_card_play(app, pilot, min_trick: int = 0) -> None:
     """Play (bidding the top) until it is the person's turn to play a card in trick >= min_trick."""
     await started(app, pilot)
-    for _ in range(80):
+    for _ in ticks():
         g = app.game
         if g.state.phase is Phase.PLAY and g.human_to_move() and g.state.trick_no >= min_trick \
                 and len(app.screen_stack) == 1 and app.query_one(HandView).legal_buttons():
@@ -97,7 +103,7 @@ def test_bug2_other_seats_discards_never_show():
             update = prompt.update
             prompt.update = lambda text: (shown.append(str(text)), update(text))[1]
             await started(app, pilot)
-            for _ in range(300):  # the person passes every bid: an AI declares and discards
+            for _ in ticks():  # the person passes every bid: an AI declares and discards
                 g = app.game
                 if g.state.phase is Phase.PLAY:
                     break
@@ -245,7 +251,7 @@ def test_bug6_a_trick_can_be_held_until_a_key_or_a_delay(pause):
         app = make_app(seed=1, trick_pause=pause, speed=0.01)
         async with app.run_test(size=(100, 30)) as pilot:
             await started(app, pilot)
-            for _ in range(400):  # play until a trick ends with a computer player to lead next
+            for _ in ticks():  # play until a trick ends with a computer player to lead next
                 if app._hold is not None:
                     break
                 if app.game.human_to_move() or len(app.screen_stack) > 1:
@@ -400,7 +406,7 @@ def test_bug9_each_tab_runs_the_app_itself_and_watches_the_server():
 
 
 # --------------------------------------------------------------------------------------- 10
-def test_bug10_an_agent_that_cannot_play_is_refused_in_settings(tmp_path):
+def test_bug10_an_agent_that_cannot_play_is_refused_in_settings(tmp_path, no_nocrow_policies):
     """`learned` where no policy fits crashed the app mid-game, after the choice was saved."""
     from agents.play.settings import settings_path
 
@@ -421,7 +427,8 @@ def test_bug10_an_agent_that_cannot_play_is_refused_in_settings(tmp_path):
                 screen.query_one("#error").render())
             assert not settings_path().exists()
             screen.query_one("#level").value = "normal"
-            await pilot.pause()
+            # a Button ignores clicks for 0.2 s after one (its "active" look): wait as a person would
+            await until(pilot, lambda: not screen.query_one("#save").has_class("-active"), "the button")
             await pilot.click("#save")
             await until(pilot, lambda: app.game is not None and app.game.variant.name == "crowsnest_nocrow",
                         "the game on the new rules")
