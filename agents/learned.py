@@ -81,13 +81,23 @@ class PolicyAgent:
 POLICY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "policies")
 """Where the shipped policies live: ``<variant name>.pt`` (weights only), with their reports."""
 
+POLICY_DIR_ENV = "CROWSNEST_POLICY_DIR"
+"""An environment variable naming another folder of ``<variant name>.pt`` files for ``learned``
+(your own policies, or a folder without some variant's); processes started from this one see it."""
+
+
+def policy_dir() -> str:
+    return os.environ.get(POLICY_DIR_ENV) or POLICY_DIR
+
 
 def shipped_policy(variant: Variant) -> str:
     """The path of the shipped policy for ``variant``; CheckpointError if there is none."""
-    path = os.path.join(POLICY_DIR, f"{variant.name}.pt")
+    folder = policy_dir()
+    path = os.path.join(folder, f"{variant.name}.pt")
     if not os.path.isfile(path):
-        have = sorted(f[:-3] for f in os.listdir(POLICY_DIR) if f.endswith(".pt")) if os.path.isdir(POLICY_DIR) else []
-        raise CheckpointError(f"no shipped policy for variant {variant.name!r} (shipped: {', '.join(have) or 'none'});"
+        have = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".pt")) if os.path.isdir(folder) else []
+        where = "" if folder == POLICY_DIR else f" in {POLICY_DIR_ENV}={folder}"
+        raise CheckpointError(f"no shipped policy for variant {variant.name!r}{where} (shipped: {', '.join(have) or 'none'});"
                               f" train one with crowsnest-train and use checkpoint:PATH")
     return path
 
@@ -141,4 +151,4 @@ class LearnedAgent:
         return agent.act(view)
 
 
-__all__ = ["POLICY_DIR", "LearnedAgent", "PolicyAgent", "shipped_policy"]
+__all__ = ["POLICY_DIR", "POLICY_DIR_ENV", "policy_dir", "LearnedAgent", "PolicyAgent", "shipped_policy"]

@@ -14,3 +14,20 @@ VARIANT_IDS = [f"{v}{'' if crow else '-nocrow'}" for v, crow in VARIANT_OPTIONS]
 @pytest.fixture(params=VARIANT_OPTIONS, ids=VARIANT_IDS)
 def variant_option(request):
     return request.param
+
+
+@pytest.fixture
+def no_nocrow_policies(tmp_path_factory, monkeypatch):
+    """A policy folder (CROWSNEST_POLICY_DIR, seen by subprocesses too) holding every shipped
+    policy but the no-Crow ones: the tests of what happens where ``learned`` has no policy do not
+    depend on which policies happen to ship."""
+    import os
+
+    from agents.learned import POLICY_DIR, POLICY_DIR_ENV
+
+    folder = tmp_path_factory.mktemp("policies")
+    for name in os.listdir(POLICY_DIR):
+        if name.endswith(".pt") and "nocrow" not in name:
+            os.symlink(os.path.join(POLICY_DIR, name), folder / name)
+    monkeypatch.setenv(POLICY_DIR_ENV, str(folder))
+    return folder

@@ -67,7 +67,7 @@ def test_export_deals_writes_the_set_with_its_hash(tmp_path):
      ["cannot play rule set 'crowsnest'", "trained for 'tournament'"]),
     (["CORRUPT_BOARD", "--add", "heuristic+random"], ["cannot read the board", "move it away"]),
 ])
-def test_bad_input_is_one_error_line_before_anything_plays(tmp_path, args, named):
+def test_bad_input_is_one_error_line_before_anything_plays(tmp_path, args, named, no_nocrow_policies):
     out = tmp_path / "board"
     if "CHECKPOINT_OF_TOURNAMENT" in args:
         args = [tiny_checkpoint(tmp_path / "t.pt", "tournament") if a == "CHECKPOINT_OF_TOURNAMENT" else a

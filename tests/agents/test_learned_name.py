@@ -42,7 +42,7 @@ def test_learned_against_random_in_the_arena():
     assert p["adp"] > 50
 
 
-def test_learned_refuses_a_variant_without_a_policy_and_a_mismatch(tmp_path, monkeypatch):
+def test_learned_refuses_a_variant_without_a_policy_and_a_mismatch(tmp_path, monkeypatch, no_nocrow_policies):
     bare = get_variant("crowsnest", crow=False)
     with pytest.raises(CheckpointError, match="no shipped policy for variant 'crowsnest_nocrow'"):
         shipped_policy(bare)
@@ -56,7 +56,7 @@ def test_learned_refuses_a_variant_without_a_policy_and_a_mismatch(tmp_path, mon
     with pytest.raises(ValueError, match="cannot play 'tournament'"):
         pinned.act(tour.view())
     # a file under another variant's name is refused, not played
-    monkeypatch.setattr("agents.learned.POLICY_DIR", str(tmp_path))
+    monkeypatch.setenv("CROWSNEST_POLICY_DIR", str(tmp_path))
     shutil.copy(f"{POLICY_DIR}/crowsnest.pt", tmp_path / "tournament.pt")
     with pytest.raises(CheckpointError, match="trained for 'crowsnest', not 'tournament'"):
         LearnedAgent(variant="tournament")

@@ -46,7 +46,7 @@ def test_help_names_every_agent_and_level(capsys):
         assert f"{level} = {agent}" in out
 
 
-def test_a_level_that_cannot_play_the_rules_is_refused_before_anything_is_saved(capsys, tmp_path):
+def test_a_level_that_cannot_play_the_rules_is_refused_before_anything_is_saved(capsys, tmp_path, no_nocrow_policies):
     """Issue 17 bug 10: `learned` where no policy fits crashed mid-game after being saved."""
     err = run_error(capsys, ["--variant", "crowsnest_nocrow", "--level", "hard"])
     assert "Hard (learned) cannot play crowsnest_nocrow: no shipped policy" in err
@@ -58,7 +58,7 @@ def test_a_level_that_cannot_play_the_rules_is_refused_before_anything_is_saved(
     assert not (tmp_path / "config").exists()
 
 
-def test_saved_settings_that_no_longer_work_are_replaced_and_reported(tmp_path):
+def test_saved_settings_that_no_longer_work_are_replaced_and_reported(tmp_path, no_nocrow_policies):
     """A settings file can never stop the app from starting."""
     from agents.play.cli import build_parser, first_game
     from agents.play.settings import settings_path
@@ -130,7 +130,7 @@ def test_autoplay_plays_a_hand_and_writes_the_final_table(tmp_path):
     assert not (tmp_path / "config" / "crowsnest" / "settings.json").exists()  # autoplay leaves settings alone
 
 
-def test_web_refuses_a_table_that_cannot_be_laid_before_serving(capsys, monkeypatch):
+def test_web_refuses_a_table_that_cannot_be_laid_before_serving(capsys, monkeypatch, no_nocrow_policies):
     import agents.play.web as web
 
     monkeypatch.setattr(web, "serve", lambda *a: pytest.fail("served a table that cannot be laid"))
