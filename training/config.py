@@ -21,7 +21,7 @@ import yaml
 
 from agents.networks import ALGOS
 from crowsnest_env.atomic import atomic_write_text
-from crowsnest_env.rules import quote
+from crowsnest_env.rules import Variant, quote
 from crowsnest_env.table import EPISODES, REWARDS  # the env's episode options
 from crowsnest_env.yamlfile import parse_yaml, read_yaml
 
@@ -45,6 +45,9 @@ class OpponentMix:
     """the rule-based heuristic agent (agents.heuristic)"""
     random: float = 0.0
     """the uniform random agent"""
+    agent: float = 0.0
+    """the agent named by ``opponent_agent`` (any name the arena accepts), frozen: e.g. the target that
+    ``crowsnest-exploit`` trains a best response against"""
 
 
 @dataclass
@@ -149,6 +152,10 @@ class Config:
     torch sees a GPU, else cpu) | cpu | cuda (an error where there is no CUDA); workers act on the cpu"""
     opponents: OpponentMix = field(default_factory=OpponentMix)
     """the opponent team's mix"""
+    opponent_agent: str = ""
+    """the fixed opponent of ``opponents.agent`` (an agent name: ``pimc``, ``learned``, ``checkpoint:PATH``, ...),
+    one agent for both seats of its team, acting on its seats' views; the interval evaluations also play it
+    (``eval/adp_vs_agent``). Empty: none (``opponents.agent`` must then be 0)"""
     teacher_auction: float = 0.0
     """fraction of episodes whose learner-seat auction is bid by the heuristic (those bids are not
     trained on; the discard, trump and card play that follow are): keeps contracts, and so
@@ -243,6 +250,7 @@ class Config:
             _real(f"opponents.{k}", v, 0.0)
         if sum(mix.values()) <= 0:
             raise ConfigError(f"opponents proportions must have a positive sum, got {mix}")
+        self._validate_opponent_agent(variant)
         self._validate_ppo()
         self._validate_dmc()
         from agents.checkpoint import validate_model_spec
@@ -261,6 +269,22 @@ class Config:
         if self.backend == "ray" and self.algo == "dmc" and self.dmc.num_actors < 1:
             raise ConfigError(f"backend ray runs DMC actors: it needs dmc.num_actors >= 1, got {self.dmc.num_actors}")
         return self
+
+    def _validate_opponent_agent(self, variant: Variant) -> None:
+        """``opponent_agent`` names one agent that can play ``variant`` from a seat's view, and is set exactly
+        when ``opponents.agent`` is positive."""
+        name, share = self.opponent_agent, self.opponents.agent
+        if not isinstance(name, str):
+            raise ConfigError(f"opponent_agent must be an agent name, got {name!r}")
+        if share > 0 and not name.strip():
+            raise ConfigError(f"opponents.agent is {share} but opponent_agent names no agent")
+        if not name.strip():
+            return
+        if share <= 0:
+            raise ConfigError(f"opponent_agent {name!r} is set but opponents.agent is 0: it would never play")
+        problem = opponent_agent_problem(name, variant)
+        if problem is not None:
+            raise ConfigError(f"opponent_agent {name!r}: {problem}")
 
     def _validate_ppo(self) -> None:
         a = self.ppo
@@ -289,6 +313,23 @@ class Config:
         _real("dmc.max_grad_norm", a.max_grad_norm, 0.0, positive=True)
         for name in ("epsilon", "gamma"):
             _real(f"dmc.{name}", getattr(a, name), 0.0, 1.0)
+
+
+def opponent_agent_problem(name: str, variant: Variant) -> str | None:
+    """Why ``name`` cannot be a training opponent in ``variant`` (None if it can): one agent (not a team of
+    two), that the arena can build and seat in these rules (:func:`agents.bench.agent_problem`: options,
+    a checkpoint of these rules, a shipped policy, a legal first move), and that plays from a seat's view
+    (the collector gives it no more)."""
+    from agents import parse_team
+    from agents.bench import agent_problem
+
+    try:
+        first, second = parse_team(name)
+    except ValueError as err:
+        return str(err)
+    if first != second:
+        return f"one agent plays both seats of the opponent team, not a team of two ({first!r} + {second!r})"
+    return agent_problem(first, variant)  # a cheating reference (double_dummy) refuses to act on a view
 
 
 def resolve_device(device: str) -> str:
@@ -379,6 +420,16 @@ def config_from_dict(data: dict[str, Any] | None) -> Config:
 def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Config:
     """Read a YAML config, then apply ``key=value`` overrides (dotted keys for sections:
     ``ppo.learning_rate=1e-4``; values parsed as YAML); ConfigError names the file and the key."""
+    data = read_config_data(path, overrides)
+    try:
+        return config_from_dict(data)
+    except ConfigError as err:
+        raise ConfigError(f"{os.fspath(path)}: {err}") from None
+
+
+def read_config_data(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> Any:
+    """What a YAML config file holds (an empty file: an empty mapping), with ``key=value`` overrides applied;
+    not yet checked against a dataclass (it may not even be a mapping). ConfigError names the file."""
     try:
         data = read_yaml(path)  # bounded: size, depth, no anchors/aliases; one-line errors
     except ValueError as err:
@@ -386,11 +437,15 @@ def load_config(path: str | os.PathLike[str], overrides: Sequence[str] = ()) -> 
     if data is None:  # an empty file: every field at its default
         data = {}
     try:
-        if overrides:
-            data = apply_overrides(data, overrides)
-        return config_from_dict(data)
+        return apply_overrides(data, overrides) if overrides else data
     except ConfigError as err:
         raise ConfigError(f"{os.fspath(path)}: {err}") from None
+
+
+def section_from_dict(cls: type, data: Any, name: str) -> Any:
+    """A dataclass ``cls`` from the mapping of config section ``name`` (unknown keys and wrong types named
+    as ``name.key``, as for :class:`Config`'s own sections); its values are not range-checked here."""
+    return _convert({} if data is None else data, cls, name)
 
 
 def apply_overrides(data: Any, overrides: Sequence[str]) -> dict[str, Any]:

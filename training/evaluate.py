@@ -38,7 +38,7 @@ def arena_scalars(results: dict[str, dict[str, Any]]) -> dict[str, float]:
     """The ``eval/`` TensorBoard scalars of :func:`evaluate_agent`'s results."""
     out: dict[str, float] = {}
     for opp, r in results.items():
-        tag = opp if opp in ("random", "heuristic") else "previous"
+        tag = opp if opp in EVAL_TAGS else "previous"
         out[f"eval/adp_vs_{tag}"] = r["adp"]
         if r.get("adp_ci95"):
             out[f"eval/adp_vs_{tag}_ci_low"], out[f"eval/adp_vs_{tag}_ci_high"] = r["adp_ci95"]
@@ -46,7 +46,14 @@ def arena_scalars(results: dict[str, dict[str, Any]]) -> dict[str, float]:
             out[f"eval/made_rate_vs_{tag}"] = r["made_rate_a"]
         if r.get("made_rate_b") is not None:
             out[f"eval/opponent_made_rate_vs_{tag}"] = r["made_rate_b"]
+        if r.get("deals") and r.get("bids_a") is not None:  # contracts per hand played (two hands a deal)
+            out[f"eval/declare_rate_vs_{tag}"] = r["bids_a"] / (2 * r["deals"])
+            out[f"eval/opponent_declare_rate_vs_{tag}"] = r["bids_b"] / (2 * r["deals"])
     return out
+
+
+EVAL_TAGS = ("random", "heuristic", "agent")
+"""the opponents :func:`arena_scalars` tags by name (``agent``: ``cfg.opponent_agent``); any other is ``previous``"""
 
 
 def rate_snapshots(run: Any, name: str, results: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

@@ -14,11 +14,15 @@ from crowsnest_env.agent import RandomAgent
 from .config import Config
 from .rollout import AgentController, AuctionTeacher, NetController
 
-OPPONENT_KINDS = ("self_play", "snapshot", "heuristic", "random")
+OPPONENT_KINDS = ("self_play", "snapshot", "heuristic", "random", "agent")
+"""the opponent team's kinds, in :class:`~training.config.OpponentMix`'s order; ``agent`` is ``cfg.opponent_agent``"""
 
 
 class OpponentPool:
     """Draws the opponent team per episode from the config's mix; keeps past snapshots.
+
+    The fixed opponents (heuristic, random and ``cfg.opponent_agent``) are view agents, each one object
+    for both seats of its team and every game, reseeded by the collector at each episode's start.
 
     Snapshots are drawn uniformly from the whole pool (not just the newest), so the policy
     keeps facing the strategies it has already beaten instead of chasing its own tail. One
@@ -30,7 +34,7 @@ class OpponentPool:
 
     def __init__(self, cfg: Config, make_snapshot: Callable[[nn.Module], NetController], seed: int):
         mix = cfg.opponents
-        self.weights = [mix.self_play, mix.snapshot, mix.heuristic, mix.random]
+        self.weights = [mix.self_play, mix.snapshot, mix.heuristic, mix.random, mix.agent]
         self.make_snapshot = make_snapshot
         self.size = cfg.pool_size
         self.rng = random.Random(seed)
@@ -44,6 +48,10 @@ class OpponentPool:
             self.fixed["heuristic"] = AgentController(HeuristicAgent(seed=seed), "heuristic")
         if mix.random > 0:
             self.fixed["random"] = AgentController(RandomAgent(seed=seed), "random")
+        if mix.agent > 0:  # one agent for both seats of its team, as heuristic and random (agents act on views)
+            from agents import make_agent
+
+            self.fixed["agent"] = AgentController(make_agent(cfg.opponent_agent, seed=seed), "agent")
 
     def add(self, path: str, data: dict[str, Any] | None = None) -> None:
         """Add the snapshot at ``path`` (``data``: its already-read checkpoint, e.g. on a remote actor)."""

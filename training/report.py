@@ -28,14 +28,18 @@ def read_scalars(tb_dir: str) -> dict[str, list[tuple[int, float]]]:
     return {tag: [(e.step, e.value) for e in acc.Scalars(tag)] for tag in acc.Tags().get("scalars", [])}
 
 
-def plot_training(scalars: dict[str, list[tuple[int, float]]], path: str) -> None:
+Curves = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def plot_training(scalars: dict[str, list[tuple[int, float]]], path: str, curves: Curves = CURVES) -> None:
+    """Four panels of TensorBoard scalars (``curves``: title and tags of each), a tag's 95% interval as a band."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-    for ax, (title, tags) in zip(axes.flat, CURVES):
+    for ax, (title, tags) in zip(axes.flat, curves):
         for tag in tags:
             pts = scalars.get(tag)
             if not pts:

@@ -227,21 +227,27 @@ class Run:
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, snapshot_path: str, step: int) -> dict[str, Any]:
-        """Arena vs random and heuristic (and the previous evaluated snapshot), logged under eval/."""
+        """Arena vs random and heuristic (and the previous evaluated snapshot, and ``cfg.opponent_agent`` as
+        ``agent``), logged under eval/."""
         from .evaluate import arena_scalars, evaluate_agent, rate_snapshots
 
         cfg = self.cfg
         if cfg.eval_deals <= 0:
             return {}
         name = os.path.splitext(os.path.basename(snapshot_path))[0]
+        me = "checkpoint:" + snapshot_path
         opponents = ["random", "heuristic"]
         prev = self.rated[-1] if (cfg.rate_snapshots and self.rated) else None
         if prev is not None:
             opponents.append("checkpoint:" + os.path.join(self.dir, "snapshots", prev + ".pt"))
-        results = evaluate_agent("checkpoint:" + snapshot_path, opponents, cfg, cfg.eval_deals, workers=1)
+        results = evaluate_agent(me, opponents, cfg, cfg.eval_deals, workers=1)
+        same = cfg.opponent_agent if cfg.opponent_agent in ("random", "heuristic") else None
+        if cfg.opponent_agent:  # keyed "agent" whatever its name (a checkpoint's short name could be "random")
+            results["agent"] = results[same] if same else next(iter(evaluate_agent(
+                me, [cfg.opponent_agent], cfg, cfg.eval_deals, workers=1).values()))
         self.scalars(arena_scalars(results), step)
-        if cfg.rate_snapshots:
-            ratings = rate_snapshots(self, name, results)
+        if cfg.rate_snapshots:  # each pairing once (the agent under its own name when it is random or heuristic)
+            ratings = rate_snapshots(self, name, {k: v for k, v in results.items() if k != "agent" or not same})
             mine = next(r for r in ratings if r["agent"] == name)
             self.scalars({"eval/rating_ordinal": mine["ordinal"], "eval/rating_mu": mine["mu"]}, step)
             atomic_write_text(os.path.join(self.dir, "ratings.json"),

@@ -21,7 +21,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 @pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "configs", "*.yaml"))))
 def test_shipped_configs_load(path):
-    cfg = load_config(path)
+    if os.path.basename(path) == "exploit.yaml":  # crowsnest-exploit's: a training config plus its exploit: section
+        from training.exploit import load_exploit
+
+        cfg = load_exploit("heuristic", path).cfg
+        assert cfg.opponent_agent == "heuristic" and cfg.opponents.agent == 1.0
+    else:
+        cfg = load_config(path)
     assert cfg.algo in ("ppo", "dmc")
 
 
@@ -85,3 +91,29 @@ def test_overrides_set_fields_and_sections(tmp_path):
                        ("variant.x=1", "variant")]:
         with pytest.raises(ConfigError, match=match):
             load_config(tiny, [bad])
+
+
+@pytest.mark.parametrize(("data", "match"), [
+    ({"opponents": {"agent": 0.5}}, "opponents.agent is 0.5 but opponent_agent names no agent"),
+    ({"opponent_agent": "heuristic"}, "opponent_agent 'heuristic' is set but opponents.agent is 0"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "nosuch"}, "opponent_agent 'nosuch': unknown agent"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "heuristic+random"}, "not a team of two"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "double_dummy"}, "it cannot play from one seat's view"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "learned", "crow": False}, "no shipped policy"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "pimc?samples=0"}, "samples"),
+    ({"opponents": {"agent": -1.0}, "opponent_agent": "random"}, "opponents.agent must be >= 0"),
+])
+def test_the_opponent_agent_is_checked_against_the_rules(data, match):
+    with pytest.raises(ConfigError, match=match):
+        config_from_dict(data)
+
+
+def test_an_opponent_agent_of_other_rules_is_refused_and_a_fitting_one_loads():
+    import os
+
+    dixie = os.path.join(ROOT, "agents", "policies", "dixie.pt")
+    with pytest.raises(ConfigError, match="trained for 'dixie', not the arena's 'crowsnest'"):
+        config_from_dict({"opponents": {"agent": 1.0}, "opponent_agent": f"checkpoint:{dixie}"})
+    cfg = config_from_dict({"variant": "dixie", "opponents": {"agent": 1.0, "self_play": 0.0},
+                            "opponent_agent": f"checkpoint:{dixie}"})
+    assert cfg.opponent_agent.endswith("dixie.pt") and cfg.opponents.agent == 1.0

@@ -57,3 +57,46 @@ def test_mix_proportions_and_empty_pool_falls_back_to_self_play():
     assert abs(kinds["self_play"] / 4000 - 0.6) < 0.04
     assert abs(kinds["heuristic"] / 4000 - 0.3) < 0.04
     assert abs(kinds["random"] / 4000 - 0.1) < 0.03
+
+
+def test_the_opponent_agent_holds_both_seats_of_its_team_in_its_share_of_episodes():
+    mix = OpponentMix(self_play=0.5, snapshot=0.0, heuristic=0.0, random=0.0, agent=0.5)
+    pool = OpponentPool(Config(opponents=mix, opponent_agent="heuristic?margin=0.2"), lambda model: None,  # type: ignore[arg-type,return-value]
+                        seed=7)
+    target = pool.fixed["agent"]
+    assert target.name == "agent" and target.agent.margin == 0.2  # the named agent, built with its options
+    learner = NetController(lambda obs, masks: (None, {}), "self_play")
+    assign = pool.assigner(learner)
+    against, teams = 0, Counter()
+    for i in range(2000):
+        ctrl, seats = assign(i)
+        if len(seats) == 2:
+            team = seats[0] % 2
+            assert seats == (team, team + 2) and [ctrl[s] for s in range(4) if s % 2 != team] == [target, target]
+            against += 1
+            teams[team] += 1
+    assert abs(against / 2000 - 0.5) < 0.04 and min(teams.values()) > 400  # the learner sits on either team
+
+
+def test_an_existing_mix_draws_the_same_opponents_with_the_agent_kind_added():
+    """The agent kind came last with weight 0 by default: an existing config's draws are those of the four
+    kinds of before (the same generator calls, the same outcomes)."""
+    import random
+
+    learner = NetController(lambda obs, masks: (None, {}), "self_play")
+    assign = _pool(OpponentMix(self_play=0.3, snapshot=0.3, heuristic=0.3, random=0.1), snapshots=3).assigner(learner)
+    drawn = []
+    for i in range(500):
+        ctrl, seats = assign(i)
+        drawn.append((ctrl[seats[0] ^ 1].name, seats) if len(seats) == 2 else ("self_play", seats))
+    rng = random.Random(7)  # the pool's generator, replayed with the four kinds' weights
+    rng.choice(range(3))  # the rollout's snapshot
+    replay = []
+    for _ in range(500):
+        kind = rng.choices(OPPONENT_KINDS[:4], weights=[0.3, 0.3, 0.3, 0.1])[0]
+        if kind == "self_play":
+            replay.append(("self_play", (0, 1, 2, 3)))
+        else:
+            team = rng.randrange(2)
+            replay.append((kind, (team, team + 2)))
+    assert drawn == replay and len({d[0] for d in drawn}) == 4

@@ -153,3 +153,18 @@ def test_verdicts_weigh_the_policy_against_the_heuristics_own_margin_over_random
     assert "low end +5.2 > +5): **yes**" in lines
     assert "(margin over random +178.0 >= the heuristic's +182.5 - 5): **yes**" in lines
     assert verdict_lines(strong_robust, None) == []
+
+
+@pytest.mark.parametrize("agent", ["random", "heuristic?margin=0.1"])
+def test_a_fixed_opponent_agent_is_trained_against_and_evaluated(tmp_path, agent):
+    out = tmp_path / "run"
+    cli.run(_config(tmp_path, "ppo", opponents={"self_play": 0.0, "snapshot": 0.0, "heuristic": 0.0, "agent": 1.0},
+                    opponent_agent=agent), str(out), evaluate=False)
+    scalars = read_scalars(str(out / "tb"))
+    assert "charts/return_vs_agent" in scalars and "charts/return_vs_self_play" not in scalars  # every episode
+    assert len(scalars["eval/adp_vs_agent"]) == 1 and "eval/declare_rate_vs_agent" in scalars
+    if agent == "random":  # the same pairing on the same deals as the random baseline: played once
+        assert scalars["eval/adp_vs_agent"] == scalars["eval/adp_vs_random"]
+    ratings = json.loads((out / "ratings.json").read_text())["ratings"]
+    assert {r["agent"] for r in ratings} == {"update_000002", "random", "heuristic"} | (
+        set() if agent == "random" else {"agent"})
