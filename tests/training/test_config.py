@@ -103,7 +103,7 @@ def test_overrides_set_fields_and_sections(tmp_path):
     ({"opponents": {"agent": 1.0}, "opponent_agent": "pimc?samples=0"}, "samples"),
     ({"opponents": {"agent": -1.0}, "opponent_agent": "random"}, "opponents.agent must be >= 0"),
 ])
-def test_the_opponent_agent_is_checked_against_the_rules(data, match):
+def test_the_opponent_agent_is_checked_against_the_rules(data, match, no_nocrow_policies):
     with pytest.raises(ConfigError, match=match):
         config_from_dict(data)
 
