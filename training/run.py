@@ -219,6 +219,9 @@ class Run:
         extra = data.get("extra", {})
         self.rating_matches = [tuple(m) for m in extra.get("rating_matches", [])]
         self.rated = list(extra.get("rated", []))
+        # training time counts across a kill and a resume (to the last checkpoint): the report's
+        # minutes and max_wall_time are the run's, not this process's
+        self.start = time.time() - float(extra.get("elapsed", 0.0))
         return data["global_step"], data["update"], extra
 
     def run_extra(self) -> dict[str, Any]:

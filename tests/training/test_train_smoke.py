@@ -95,6 +95,9 @@ def test_resume_continues_from_saved_step(tmp_path):
     resumed = cli.run(_config(tmp_path, "ppo", total_steps=400, eval_interval=0), str(out), resume=True,
                       evaluate=False)
     assert resumed["update"] == 2 and resumed["global_step"] > first["global_step"]
+    # the resumed run's training time includes the first part's (its report said 0.5 min for a
+    # 33-minute run killed at 95%)
+    assert resumed["elapsed"] >= first["extra"]["elapsed"] > 0
     # the same as a run that was never interrupted: same steps, weights and optimizer state
     straight = cli.run(_config(tmp_path, "ppo", total_steps=400, eval_interval=0), str(tmp_path / "straight"),
                        evaluate=False)
