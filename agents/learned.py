@@ -97,8 +97,9 @@ def shipped_policy(variant: Variant) -> str:
     if not os.path.isfile(path):
         have = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".pt")) if os.path.isdir(folder) else []
         where = "" if folder == POLICY_DIR else f" in {POLICY_DIR_ENV}={folder}"
-        raise CheckpointError(f"no shipped policy for variant {variant.name!r}{where} (shipped: {', '.join(have) or 'none'});"
-                              f" train one with crowsnest-train and use checkpoint:PATH")
+        raise CheckpointError(f"no shipped policy for variant {variant.name!r}{where} "
+                              f"(shipped: {', '.join(have) or 'none'}); train one with crowsnest-train and use "
+                              "checkpoint:PATH")
     return path
 
 

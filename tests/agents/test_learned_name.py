@@ -14,8 +14,12 @@ from crowsnest_env.rules import PRESETS, get_variant
 from crowsnest_env.table import Table
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
-def test_every_variant_ships_a_small_policy_for_itself(name):
+RULE_SETS = [*PRESETS, "crowsnest_nocrow", "tournament_nocrow"]
+"""the nine rule sets the app and the arena offer: each ships a policy"""
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_every_rule_set_ships_a_small_policy_for_itself(name):
     path = shipped_policy(get_variant(name))
     data = read_checkpoint(path, get_variant(name))  # the file is for this variant's rules
     assert "optimizer" not in data and "rng" not in data  # weights only
@@ -24,7 +28,7 @@ def test_every_variant_ships_a_small_policy_for_itself(name):
     assert os.path.getsize(path) < 4_000_000
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", RULE_SETS)
 def test_learned_plays_legal_moves_in_every_variant(name):
     agent = make_agent("learned", seed=0)
     table = Table(name, episode="hand", observe=False)
