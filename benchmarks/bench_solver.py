@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents._solver import solver_for  # noqa: E402
 from agents.heuristic import HeuristicAgent  # noqa: E402
+from crowsnest_env.atomic import atomic_write_text  # noqa: E402
 from crowsnest_env.rules import NUM_SEATS, PRESETS, Phase, State, get_variant, new_game, player_view  # noqa: E402
 
 RULE_SETS = (*PRESETS, "crowsnest_nocrow", "tournament_nocrow")
@@ -141,9 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"DDS (endplay), 13-trick bridge deal, every opening lead: "
           f"{f'{dds * 1000:.1f} ms median over {len(dds_times)} solves' if dds else 'not installed'}")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({"rows": rows, "dds_median_ms": dds * 1000 if dds else None, "dds_solves": len(dds_times),
-                       "deals": args.deals}, fh, indent=1)
+        summary = {"rows": rows, "dds_median_ms": dds * 1000 if dds else None, "dds_solves": len(dds_times),
+                   "deals": args.deals, "node_limit": args.node_limit,
+                   "command": "python benchmarks/bench_solver.py " + " ".join(argv or sys.argv[1:])}
+        atomic_write_text(args.json, json.dumps(summary, indent=1))
     return 0
 
 

@@ -108,33 +108,107 @@ def adp(p: dict[str, Any]) -> str:
 # ------------------------------------------------------------------------------------- tables
 @table("standing")
 def standing(results: Path) -> list[str]:
-    """Where the agents stand (crowsnest): a over b, adp with its interval."""
+    """Where the agents stand (crowsnest): a over b, adp with its interval and arena seed."""
     main = run_config(results, "crowsnest_ppo")
     long = run_config(results, "crowsnest_ppo_long")
     rows = [
         ("`heuristic`", pairing(results, "heuristic_vs_random_crowsnest.json")),
-        ("`pimc`", pairing(results, "pimc_vs_heuristic_crowsnest.json")),
-        (f"`learned` (main job, {millions(main['total_steps'])} decisions)",
+        ("`pimc` (16 worlds x 20,000 nodes)", pairing(results, "pimc_vs_heuristic_crowsnest_seed0.json")),
+        (f"main job's policy ({millions(main['total_steps'])} decisions)",
          pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
-        ("`learned`", pairing(results, "crowsnest_ppo/eval.json", "random")),
-        (f"long config policy ({millions(long['total_steps'])} decisions)",
-         pairing(results, "long_vs_pimc_crowsnest.json")),
-        ("`pimc?policy=learned`", pairing(results, "pimc_policy_learned_vs_pimc_crowsnest.json")),
+        (f"`learned` (the shipped long-config policy, {millions(long['total_steps'])} decisions)",
+         pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
+        ("`learned`", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
+        ("`learned`", pairing(results, "learned_vs_pimc_crowsnest.json")),
+        ("`expert`", pairing(results, "expert_vs_pimc_crowsnest_seed11.json")),
     ]
-    lines = ["| a | b | deals | adp |", "|---|---|---:|---|"]
-    lines += [cells(a, f"`{p['b']}`", p["deals"], adp(p)) for a, p in rows]
+    for extra in ("expert_vs_pimc_crowsnest_seed29.json",):
+        if (results / extra).exists():
+            rows.append(("`expert`", pairing(results, extra)))
+    lines = ["| a | b | deals | seed | adp |", "|---|---|---:|---:|---|"]
+    lines += [cells(a, f"`{p['b'].split('?')[0]}`", p["deals"], p["seed"], adp(p)) for a, p in rows]
+    return lines
+
+
+POLICY_RUNS = {"crowsnest": ("crowsnest_ppo_long", "configs/crowsnest_ppo_long.yaml")}
+"""rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
+configs/policies/<rule set>.yaml"""
+
+
+@table("policies")
+def policies(results: Path) -> list[str]:
+    """The shipped policy of every rule set (agents/policies/<rule set>.pt): its training run's
+    final evaluation (arena seed 12345) against the heuristic and random, the heuristic's own
+    margin over random on the same deals, and the two verdicts of the main job's bar."""
+    lines = ["| rule set | config | learner decisions (BC warm start) | training | deals | vs heuristic | vs random "
+             "| heuristic vs random | beats heuristic (low end > +5) | robust (vs random ≥ heuristic's − 5) |",
+             "|---|---|---:|---:|---:|---|---|---|---|---|"]
+    for rs in STANDING_RULE_SETS:
+        run, config = POLICY_RUNS.get(rs, (f"variants/{rs}", f"configs/policies/{rs}.yaml"))
+        cfg = run_config(results, run)
+        h, r = pairing(results, f"{run}/eval.json", "heuristic"), pairing(results, f"{run}/eval.json", "random")
+        base = pairing(results, f"{run}/baseline.json")
+        report = (results / run / "report.md").read_text(encoding="utf-8")
+        minutes = re.search(r"(?:about )?([\d.]+) min of training", report)
+        strong, robust = h["adp_ci95"][0] > 5.0, r["adp"] >= base["adp"] - 5.0
+        lines.append(cells(rs, f"`{config}`", f"{millions(cfg['total_steps'])} ({millions(cfg['bc_decisions'])})",
+                           f"{float(minutes.group(1)):.0f} min" if minutes else "", h["deals"], adp(h), adp(r),
+                           signed(base["adp"]), "**yes**" if strong else "no",
+                           "yes" if robust else f"no ({signed(r['adp'] - base['adp'])})"))
+    return lines
+
+
+EXPLOIT_TARGETS = ("random", "heuristic", "learned", "pimc")
+"""the exploitability table's rows, in this order, where docs/results/exploit/<target>_crowsnest/exploit.json exists"""
+
+
+@table("exploit")
+def exploit(results: Path) -> list[str]:
+    """crowsnest-exploit's estimates (crowsnest): the BR against each target on held-out deals, the
+    best plain reference against it, what the BR bid, and its edge by phase."""
+    lines = ["| target | BR decisions (training min) | deals | BR vs target | best reference vs target "
+             "| BR declares / makes | target declares / makes | BR's edge by phase: auction, discard+trump, play |",
+             "|---|---:|---:|---|---|---|---|---|"]
+    for target in EXPLOIT_TARGETS:
+        path = results / "exploit" / f"{target}_crowsnest" / "exploit.json"
+        if not path.exists():
+            lines.append(cells(f"`{target}`", "—", "", "not measured", "", "", "", ""))
+            continue
+        d = json.loads(path.read_text(encoding="utf-8"))
+        e, refs, bid = d["exploitability"], d["references"], d["bidding"]
+        best = max(refs, key=lambda r: refs[r]["adp"])
+        br, tg = bid["best_response"], bid["target_vs_best_response"]
+        phases = d.get("by_phase") or {}
+        split = ", ".join(signed(phases[g]["adp"]) for g in ("auction", "discard", "play") if g in phases)
+        lines.append(cells(f"`{target}`", f"{millions(d['budget']['trained_decisions'])} "
+                           f"({d['budget']['training_seconds'] / 60:.0f})", e["deals"], f"**{adp(e)}**",
+                           f"`{best}` {adp(refs[best])}", f"{rate(br['declare_rate'])} / {rate(br['made_rate'])}",
+                           f"{rate(tg['declare_rate'])} / {rate(tg['made_rate'])}", split or "—"))
     return lines
 
 
 STANDING_RULE_SETS = ("crowsnest", "tournament", "red_one", "buckeye", "dixie", "one_high", "partnership",
                       "crowsnest_nocrow", "tournament_nocrow")
-STANDING_AGENTS = ("random", "pimc", "learned", "expert", "double_dummy")
+STANDING_AGENTS = ("random", "learned", "pimc", "expert", "double_dummy")
 """the columns: every agent against the heuristic; double_dummy sees all four hands (a cheating reference)"""
+BOARD_AGENTS = ("random", "learned")
+"""columns taken from the leaderboard (docs/results/bench/crowsnest-v1.json: the frozen deals, 1000 a rule
+set); the search agents' cells are arena files, docs/results/standing/<rule set>_<agent>.json"""
 
 
 def standing_cell(results: Path, rule_set: str, agent: str) -> str:
-    """``adp [lo, hi]`` and deals of ``agent`` vs the heuristic in ``rule_set``, from
-    ``standing/<rule set>_<agent>.json`` (an arena ``--out`` file); ``—`` where there is none."""
+    """``adp [lo, hi]`` and deals of ``agent`` vs the heuristic in ``rule_set``: the leaderboard's cell
+    for random and learned, ``standing/<rule set>_<agent>.json`` (an arena ``--out`` file) for the
+    others; ``—`` where there is none."""
+    if agent in BOARD_AGENTS:
+        board = results / "bench" / "crowsnest-v1.json"
+        section = json.loads(board.read_text(encoding="utf-8"))["rule_sets"].get(rule_set, {}) if board.exists() else {}
+        for c in section.get("cells", []):
+            if c["a"] == agent and c["b"] == "heuristic":
+                return f"{adp(c)} (v1)"
+            if c["a"] == "heuristic" and c["b"] == agent:  # the references' own cells: one orientation each
+                return f"{adp({'adp': -c['adp'], 'adp_ci95': [-c['adp_ci95'][1], -c['adp_ci95'][0]]})} (v1)"
+        return "—"
     path = results / "standing" / f"{rule_set}_{agent}.json"
     if not path.exists():
         return "—"
@@ -149,6 +223,22 @@ def rule_sets(results: Path) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
     for rs in STANDING_RULE_SETS:
         lines.append(cells(rs, *(standing_cell(results, rs, a) for a in STANDING_AGENTS)))
+    return lines
+
+
+@table("solver")
+def solver(results: Path) -> list[str]:
+    """Exact double-dummy solves by rule set and trick (benchmarks/bench_solver.py --json), DDS the anchor."""
+    data = json.loads((results / "bench_solver.json").read_text(encoding="utf-8"))
+    dds = data["dds_median_ms"]
+    lines = ["| rule set | trick (tricks left) | median ms | max ms | median nodes | nodes/s | median / DDS |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for r in data["rows"]:
+        def ms(x: float | None) -> str:
+            return f"> {data['node_limit'] / 1e6:.0f}M nodes" if x is None else f"{x:,.1f}"
+        ratio = "" if r["median_ms"] is None or not dds else f"{r['median_ms'] / dds:.2f}"
+        lines.append(cells(r["rule_set"], f"{r['trick']} ({r['tricks_left']})", ms(r["median_ms"]), ms(r["max_ms"]),
+                           f"{r['median_nodes']:,.0f}", f"{r['nodes_per_s'] / 1e6:.1f}M", ratio))
     return lines
 
 
@@ -176,7 +266,7 @@ def ppo(results: Path) -> list[str]:
                      f"{rate(p['made_rate_a'])} / {rate(p['made_rate_b'])}")
 
     main, long = run_config(results, "crowsnest_ppo"), run_config(results, "crowsnest_ppo_long")
-    vs_pimc = pairing(results, "long_vs_pimc_crowsnest.json")
+    vs_pimc = pairing(results, "learned_vs_pimc_crowsnest.json")
     return [
         "| run | training | b | deals | adp (learner − b) | 95% CI | made rate learner / b |",
         "|---|---|---|---:|---:|---|---|",
@@ -202,8 +292,8 @@ def levels(results: Path) -> list[str]:
     strength = {
         "easy": ("`heuristic`", pairing(results, "easy_vs_heuristic_crowsnest.json")),
         "normal": ("`random`", pairing(results, "heuristic_vs_random_crowsnest.json")),
-        "hard": ("`heuristic`", pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
-        "expert": ("`pimc`", pairing(results, "pimc_policy_learned_vs_pimc_crowsnest.json")),
+        "hard": ("`heuristic`", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
+        "expert": ("`pimc`", pairing(results, "expert_vs_pimc_crowsnest_seed11.json")),
     }
     if set(strength) != set(LEVELS):
         raise SystemExit(f"readme_tables: levels table knows {sorted(strength)}, the app has {sorted(LEVELS)}")
