@@ -108,7 +108,7 @@ def test_a_corrupt_cache_file_is_reported_and_played_again(tmp_path, monkeypatch
     assert len(warnings) == 2 and len(plays.cells) == 2  # rewritten: no warning, no play the third time
 
 
-def test_a_reference_that_cannot_play_a_rule_set_is_left_out_with_the_reason(tmp_path):
+def test_a_reference_that_cannot_play_a_rule_set_is_left_out_with_the_reason(tmp_path, no_nocrow_policies):
     nocrow = plan_section(SMOKE, "crowsnest_nocrow", [], ("random", "learned"), tmp_path)
     assert nocrow.references == ["random"] and "no shipped policy for variant 'crowsnest_nocrow'" in \
         nocrow.unavailable["learned"]

@@ -13,7 +13,6 @@ from agents.learned import POLICY_DIR, LearnedAgent, shipped_policy
 from crowsnest_env.rules import PRESETS, get_variant
 from crowsnest_env.table import Table
 
-
 RULE_SETS = [*PRESETS, "crowsnest_nocrow", "tournament_nocrow"]
 """the nine rule sets the app and the arena offer: each ships a policy"""
 
