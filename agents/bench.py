@@ -79,8 +79,8 @@ from .deal_sets import (
 )
 from .stats import fit_ratings
 
-REFERENCES: tuple[str, ...] = ("random", "heuristic", "pimc", "learned")
-"""the reference line-up, weakest first: every entrant plays each (``expert`` joins when it exists)"""
+REFERENCES: tuple[str, ...] = ("random", "heuristic", "pimc", "learned", "expert")
+"""the reference line-up, weakest first: every entrant plays each"""
 BOARD_SCHEMA = "crowsnest-bench/1"
 DEFAULT_OUT = os.path.join("docs", "results", "bench")
 DEFAULT_CACHE = os.path.join(DEFAULT_OUT, "cache")

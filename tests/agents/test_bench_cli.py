@@ -86,7 +86,7 @@ def test_bad_input_is_one_error_line_before_anything_plays(tmp_path, args, named
     (["--variant", "kentucky"], ["unknown rule set 'kentucky'"]),
     (["--add", "checkpoint:nowhere.pt"], ["no checkpoint file at 'nowhere.pt'"]),
     (["--add", "pimc?samples=0"], ["pimc option samples must be an integer >= 1"]),
-    (["--references", "random,expert"], ["references must be some of"]),
+    (["--references", "random,double_dummy"], ["references must be some of"]),
     (["--remove", "heuristic"], ["--remove 'heuristic': a reference"]),
     (["--remove", "checkpoint:x.pt"], ["--remove 'checkpoint:x.pt': not a candidate of the board"]),
     (["--workers", "0"], ["workers must be an integer >= 1"]),
