@@ -27,11 +27,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents._solver import solver_for  # noqa: E402
+from agents.deal_sets import RULE_SETS  # noqa: E402  (the nine rule sets, one place)
 from agents.heuristic import HeuristicAgent  # noqa: E402
 from crowsnest_env.atomic import atomic_write_text  # noqa: E402
-from crowsnest_env.rules import NUM_SEATS, PRESETS, Phase, State, get_variant, new_game, player_view  # noqa: E402
-
-RULE_SETS = (*PRESETS, "crowsnest_nocrow", "tournament_nocrow")
+from crowsnest_env.rules import NUM_SEATS, Phase, State, get_variant, new_game, player_view  # noqa: E402
 
 
 def position(rule_set: str, seed: int, trick_no: int) -> State | None:

@@ -146,7 +146,7 @@ def policies(results: Path) -> list[str]:
     lines = ["| rule set | config | learner decisions (BC warm start) | training | deals | vs heuristic | vs random "
              "| heuristic vs random | beats heuristic (low end > +5) | robust (vs random ≥ heuristic's − 5) |",
              "|---|---|---:|---:|---:|---|---|---|---|---|"]
-    for rs in STANDING_RULE_SETS:
+    for rs in rule_set_names():
         run, config = POLICY_RUNS.get(rs, (f"variants/{rs}", f"configs/policies/{rs}.yaml"))
         cfg = run_config(results, run)
         h, r = pairing(results, f"{run}/eval.json", "heuristic"), pairing(results, f"{run}/eval.json", "random")
@@ -190,13 +190,19 @@ def exploit(results: Path) -> list[str]:
     return lines
 
 
-STANDING_RULE_SETS = ("crowsnest", "tournament", "red_one", "buckeye", "dixie", "one_high", "partnership",
-                      "crowsnest_nocrow", "tournament_nocrow")
 STANDING_AGENTS = ("random", "learned", "pimc", "expert", "double_dummy")
 """the columns: every agent against the heuristic; double_dummy sees all four hands (a cheating reference)"""
 BOARD_AGENTS = ("random", "learned")
 """columns taken from the leaderboard (docs/results/bench/crowsnest-v1.json: the frozen deals, 1000 a rule
 set); the search agents' cells are arena files, docs/results/standing/<rule set>_<agent>.json"""
+
+
+def rule_set_names() -> tuple[str, ...]:
+    """The nine rule sets, in the leaderboard's order: agents.deal_sets.RULE_SETS, the one list."""
+    sys.path.insert(0, str(ROOT))
+    from agents.deal_sets import RULE_SETS
+
+    return RULE_SETS
 
 
 def standing_cell(results: Path, rule_set: str, agent: str) -> str:
@@ -224,7 +230,7 @@ def rule_sets(results: Path) -> list[str]:
     """Where the agents stand in every rule set: adp against the heuristic with its interval (deals)."""
     head = ["rule set", *(f"`{a}`" + (" (cheating)" if a == "double_dummy" else "") for a in STANDING_AGENTS)]
     lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
-    for rs in STANDING_RULE_SETS:
+    for rs in rule_set_names():
         lines.append(cells(rs, *(standing_cell(results, rs, a) for a in STANDING_AGENTS)))
     return lines
 

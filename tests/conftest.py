@@ -24,10 +24,11 @@ def no_nocrow_policies(tmp_path_factory, monkeypatch):
     import os
 
     from agents.learned import POLICY_DIR, POLICY_DIR_ENV
+    from crowsnest_env.rules import NO_CROW_SUFFIX
 
     folder = tmp_path_factory.mktemp("policies")
     for name in os.listdir(POLICY_DIR):
-        if name.endswith(".pt") and "nocrow" not in name:
+        if name.endswith(".pt") and not name.endswith(NO_CROW_SUFFIX + ".pt"):
             os.symlink(os.path.join(POLICY_DIR, name), folder / name)
     monkeypatch.setenv(POLICY_DIR_ENV, str(folder))
     return folder

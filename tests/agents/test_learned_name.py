@@ -9,12 +9,10 @@ import pytest
 from agents import make_agent
 from agents.arena import run_pairing
 from agents.checkpoint import CheckpointError, read_checkpoint
+from agents.deal_sets import RULE_SETS
 from agents.learned import POLICY_DIR, LearnedAgent, shipped_policy
-from crowsnest_env.rules import PRESETS, get_variant
+from crowsnest_env.rules import get_variant
 from crowsnest_env.table import Table
-
-RULE_SETS = [*PRESETS, "crowsnest_nocrow", "tournament_nocrow"]
-"""the nine rule sets the app and the arena offer: each ships a policy"""
 
 
 @pytest.mark.parametrize("name", RULE_SETS)

@@ -7,10 +7,10 @@ import pytest
 
 from agents import make_agent
 from agents.arena import run_pairing
-from crowsnest_env.rules import PRESETS, Phase, get_variant, player_view
+from agents.deal_sets import RULE_SETS
+from crowsnest_env.rules import Phase, get_variant, player_view
 from crowsnest_env.table import Table
 
-RULE_SETS = [*PRESETS, "crowsnest_nocrow", "tournament_nocrow"]
 # small budgets: the point is legality and the plumbing (policy, inference, exact tail), not strength
 EXPERT = "expert?samples=3,nodes=400,exact=2,min_samples=1"
 DOUBLE_DUMMY = "double_dummy?nodes=3000,exact=3"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from agents._solver import DoubleDummy
+from agents.deal_sets import RULE_SETS
 from agents.heuristic import HeuristicAgent
 from crowsnest_env.agent import RandomAgent
-from crowsnest_env.rules import NUM_SEATS, PRESETS, Phase, State, get_variant, new_game, player_view, tables_for
+from crowsnest_env.rules import NUM_SEATS, Phase, State, get_variant, new_game, player_view, tables_for
 
-RULE_SETS = (*PRESETS, "crowsnest_nocrow", "tournament_nocrow")
 GOLDEN = json.loads((Path(__file__).parent / "data" / "solver_golden.json").read_text())["positions"]
 
 
