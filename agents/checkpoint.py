@@ -10,6 +10,7 @@ with ``torch.load(weights_only=True)``, written atomically (temp file beside it,
 | format_version   | :data:`FORMAT_VERSION`                                           |
 | algo             | ``"ppo"`` (actor-critic, :class:`ActorCritic`) or ``"dmc"`` (:class:`QNet`) |
 | model_spec       | ``{"hidden": [..], "action_embed": int}`` to rebuild the network |
+|                  | (PPO may add ``prior``, ``prior_weight``: a residual policy, :mod:`agents.prior`) |
 | model            | the network's ``state_dict``                                     |
 | variant, crow    | rules the network was trained for                                |
 | layout           | ``ObservationLayout.describe()`` as lists                        |
@@ -223,7 +224,7 @@ def expected_shapes(algo: str, obs_size: int, num_actions: int, spec: dict[str, 
     """The state_dict shapes of ``algo``'s network for a (validated) ``spec``, without building it."""
     hidden = list(spec["hidden"])
     shapes: dict[str, tuple[int, ...]] = {}
-    sizes = [obs_size, *hidden]
+    sizes = [obs_size + (num_actions if algo == "ppo" and spec.get("prior") else 0), *hidden]
     for i in range(len(hidden)):  # _mlp: Linear, ReLU pairs -> Linear at even indices
         shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (sizes[i + 1], sizes[i]), (sizes[i + 1],)
     h = hidden[-1]
@@ -243,10 +244,17 @@ def validate_model_spec(algo: str, spec: Any, obs_size: int, num_actions: int) -
         raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")
     if not isinstance(spec, dict):
         raise ValueError(f"model_spec must be a mapping, got {type(spec).__name__}")
-    allowed = {"hidden"} | ({"action_embed"} if algo == "dmc" else set())
+    allowed = {"hidden"} | ({"action_embed"} if algo == "dmc" else {"prior", "prior_weight"})
     unknown = set(spec) - allowed
     if unknown or "hidden" not in spec:
         raise ValueError(f"model_spec keys must be {sorted(allowed)} ('hidden' required), got {sorted(spec)}")
+    if ("prior" in spec) != ("prior_weight" in spec):
+        raise ValueError(f"model_spec prior and prior_weight go together, got {sorted(spec)}")
+    if "prior" in spec:
+        from .prior import check_prior_weight, prior_options
+
+        prior_options(spec["prior"])
+        check_prior_weight(spec["prior_weight"])
     hidden = spec["hidden"]
     if not isinstance(hidden, (list, tuple)) or not hidden:
         raise ValueError(f"model_spec hidden must be a non-empty list of layer sizes, got {hidden!r}")

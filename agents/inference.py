@@ -20,7 +20,7 @@ import math
 import numpy as np
 import torch
 
-from crowsnest_env.observation import action_mask, encode_view
+from crowsnest_env.observation import action_mask
 from crowsnest_env.rules import NUM_SEATS, CardSet, Phase, PlayerView, State, player_view
 
 from .learned import PolicyAgent
@@ -91,7 +91,7 @@ def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], Ca
                 raise ValueError(f"world {w} does not replay: seat {state.to_move} to move, {seat} acted")
             if decisions_to_weigh(view, seat, state.phase) and state.legal_mask() & (state.legal_mask() - 1):
                 v = player_view(state, seat)
-                obs.append(encode_view(v))
+                obs.append(policy.encode(v))
                 masks.append(action_mask(v.legal, n_actions).view(bool).copy())
                 taken.append(action)
                 owner.append(w)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -16,6 +17,7 @@ from crowsnest_env.rules import PlayerView, Variant, get_variant, layout_for
 
 from .checkpoint import CheckpointError, checkpoint_variant, model_from_checkpoint, other_rules, read_checkpoint
 from .networks import masked_logits
+from .prior import make_prior, prior_columns
 from .specs import parse_bool
 
 
@@ -27,8 +29,11 @@ class PolicyAgent:
     """
 
     def __init__(self, model: nn.Module, algo: str, variant: Variant, greedy: bool | int | str = True,
-                 seed: int | None = None, name: str = "learned"):
+                 seed: int | None = None, name: str = "learned", prior: str | None = None):
         self.model, self.algo, self.variant = model, algo, variant
+        self.prior = make_prior(prior) if prior else None  # a residual policy's rule agent (agents.prior)
+        if (self.prior is not None) != bool(getattr(model, "prior_weight", 0.0)):
+            raise ValueError(f"{name}: a prior ({prior!r}) needs a network built with prior columns, and back")
         self.greedy = parse_bool("greedy", greedy)
         self.name = name
         self.num_actions = layout_for(variant).num_actions
@@ -43,7 +48,15 @@ class PolicyAgent:
         data = read_checkpoint(path, want)
         own = checkpoint_variant(data)  # partnership, dixie: no bird, and no crow=False option either
         return cls(model_from_checkpoint(data), data["algo"], own, greedy=greedy, seed=seed,
-                   name=f"checkpoint:{path}")
+                   name=f"checkpoint:{path}", prior=data["model_spec"].get("prior"))
+
+    def encode(self, view: PlayerView) -> np.ndarray:
+        """The network's input for ``view``: :func:`encode_view`, and with a prior the one-hot of
+        the prior agent's action after it (the one place this is built outside the trainers)."""
+        obs = encode_view(view)
+        if self.prior is None:
+            return obs
+        return np.concatenate([obs, prior_columns([self.prior.act(view)], self.num_actions)[0]])
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -66,7 +79,7 @@ class PolicyAgent:
             raise ValueError(f"seat {view.seat} has no legal action in phase {view.phase.name}")
         if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
             return view.legal.bit_length() - 1
-        obs = torch.from_numpy(encode_view(view)).unsqueeze(0)
+        obs = torch.from_numpy(self.encode(view)).unsqueeze(0)
         mask = torch.from_numpy(action_mask(view.legal, self.num_actions).view(bool).copy()).unsqueeze(0)
         with torch.no_grad():
             if self.algo == "ppo":

@@ -24,11 +24,17 @@ def _mlp(sizes: list[int]) -> nn.Sequential:
 
 
 class ActorCritic(nn.Module):
-    """Shared MLP trunk with a policy head (logits over all actions) and a value head."""
+    """Shared MLP trunk with a policy head (logits over all actions) and a value head.
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: list[int]):
+    With ``prior_weight > 0`` (a residual policy, :mod:`agents.prior`) the input is the
+    observation followed by ``num_actions`` columns, the one-hot of the prior agent's action, and
+    ``prior_weight`` times those columns is added to the logits.
+    """
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], prior_weight: float = 0.0):
         super().__init__()
-        self.trunk = _mlp([obs_size, *hidden])
+        self.num_actions, self.prior_weight = num_actions, float(prior_weight)
+        self.trunk = _mlp([obs_size + (num_actions if self.prior_weight else 0), *hidden])
         self.policy = nn.Linear(hidden[-1], num_actions)
         self.value = nn.Linear(hidden[-1], 1)
         nn.init.orthogonal_(self.policy.weight, 0.01)
@@ -36,7 +42,10 @@ class ActorCritic(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.trunk(obs)
-        return self.policy(h), self.value(h).squeeze(-1)
+        logits = self.policy(h)
+        if self.prior_weight:
+            logits = logits + self.prior_weight * obs[..., -self.num_actions:]
+        return logits, self.value(h).squeeze(-1)
 
 
 class QNet(nn.Module):
@@ -67,7 +76,8 @@ def build_model(algo: str, obs_size: int, num_actions: int, spec: dict[str, Any]
     """The network of ``algo`` ("ppo" or "dmc") from its ``model_spec``."""
     hidden = [int(h) for h in spec["hidden"]]
     if algo == "ppo":
-        return ActorCritic(obs_size, num_actions, hidden)
+        weight = float(spec.get("prior_weight", 0.0)) if spec.get("prior") else 0.0
+        return ActorCritic(obs_size, num_actions, hidden, weight)
     if algo == "dmc":
         return QNet(obs_size, num_actions, hidden, int(spec.get("action_embed", 32)))
     raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")

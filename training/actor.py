@@ -31,7 +31,8 @@ class Actor:
         self.spec, self.model = spec, model
         cfg = spec.cfg
         self.pool = OpponentPool(cfg, snapshot_policy(cfg, device), seed=seed + 1)
-        self.collector = SelfPlayCollector(spec.variant, spec.num_envs, seed + 2, **cfg.episode_options())
+        prior = cfg.ppo.prior if cfg.algo == "ppo" else ""  # a residual policy's rule agent (agents.prior)
+        self.collector = SelfPlayCollector(spec.variant, spec.num_envs, seed + 2, prior=prior, **cfg.episode_options())
         self.learner = learner_policy(cfg, model, device)
 
     def collect(self, steps: int, weights: dict[str, Any] | None = None,

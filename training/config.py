@@ -88,6 +88,12 @@ class PPOArgs:
     """stop the epochs early above this approximate KL (0 = never)"""
     hidden: list[int] = field(default_factory=lambda: [256, 256])
     """MLP trunk sizes"""
+    prior: str = ""
+    """a residual policy (agents.prior): the network sees the one-hot of this rule agent's action
+    (``heuristic``, or ``heuristic?margin=0.05``) and adds prior_weight times it to its logits, so
+    training starts from the rule agent's play; empty = none"""
+    prior_weight: float = 6.0
+    """the prior one-hot's weight in the logits (with prior)"""
 
 
 @dataclass
@@ -210,6 +216,8 @@ class Config:
         """The network's ``model_spec`` for ``algo`` (default the config's): what checkpoints store and
         :func:`agents.networks.build_model` builds from."""
         if (algo or self.algo) == "ppo":
+            if self.ppo.prior:
+                return {"hidden": list(self.ppo.hidden), "prior": self.ppo.prior, "prior_weight": self.ppo.prior_weight}
             return {"hidden": list(self.ppo.hidden)}
         return {"hidden": list(self.dmc.hidden), "action_embed": self.dmc.action_embed}
 
@@ -243,6 +251,8 @@ class Config:
         _real("max_wall_time", self.max_wall_time, 0.0)
         _real("teacher_auction", self.teacher_auction, 0.0, 1.0)
         _real("bc_learning_rate", self.bc_learning_rate, 0.0, positive=True)
+        if self.ppo.prior and self.algo != "ppo":
+            raise ConfigError(f"ppo.prior (a residual policy) is for algo ppo, not {self.algo}")
         if self.bc_decisions > 0 and self.algo != "ppo":
             raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
         mix = asdict(self.opponents)
@@ -288,6 +298,17 @@ class Config:
 
     def _validate_ppo(self) -> None:
         a = self.ppo
+        if not isinstance(a.prior, str):
+            raise ConfigError(f"ppo.prior must be an agent name (or empty), got {a.prior!r}")
+        if a.prior:
+            from agents.prior import check_prior_weight, prior_options
+
+            for key, check, value in (("prior", prior_options, a.prior), ("prior_weight", check_prior_weight,
+                                                                          a.prior_weight)):
+                try:
+                    check(value)
+                except ValueError as err:
+                    raise ConfigError(f"ppo.{key}: {err}") from None
         for name in ("num_envs", "rollout_steps", "update_epochs", "minibatch_size"):
             _int_range(f"ppo.{name}", getattr(a, name), 1)
         _int_range("ppo.rollout_workers", a.rollout_workers, 1, 256)

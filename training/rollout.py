@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.prior import make_prior, prior_columns
 from crowsnest_env.agent import Agent
 from crowsnest_env.rules import NUM_SEATS, Phase, Variant
 from crowsnest_env.table import DEFAULT_MAX_REDEALS
@@ -167,8 +168,11 @@ class SelfPlayCollector:
 
     def __init__(self, variant: Variant, num_envs: int, seed: int, episode: str = "hand",
                  max_hands: int | None = None, reward: str = "score",
-                 max_redeals: int | None = DEFAULT_MAX_REDEALS):
+                 max_redeals: int | None = DEFAULT_MAX_REDEALS, prior: str = ""):
         self.variant = variant
+        # A residual policy's rule agent (agents.prior): its action's one-hot follows every observation
+        # that a network reads or a transition keeps.
+        self.prior = make_prior(prior) if prior else None
         self.venv = VectorEnv(num_envs, variant, episode=episode, reward=reward, max_hands=max_hands,
                               max_redeals=max_redeals, record=False)
         self.venv.set_generator_states([random.Random(seed * 7919 + i).getstate() for i in range(num_envs)])
@@ -201,7 +205,9 @@ class SelfPlayCollector:
                 out["extras"].append(extra)
             if final["truncated"] and recs:
                 out["bootstrap_index"].append(len(out["actions"]) - 1)
-                out["bootstrap_obs"].append(final["observation"][seat])
+                cut = final["observation"][seat]  # no decision at a cut: a prior's columns stay zero
+                out["bootstrap_obs"].append(cut if self.prior is None else
+                                            np.concatenate([cut, np.zeros(self.num_actions, cut.dtype)]))
         lt = e.learner[0] % 2 if e.learner else 0
         ret = float(sum(rw[lt] for rw in e.rewards))
         stats.episode_returns.append(ret)
@@ -251,6 +257,9 @@ class SelfPlayCollector:
                 extras: dict[str, np.ndarray] = {}
                 if c.batched or record:  # view agents that are not recorded need no arrays
                     g_obs, g_masks = observations[idx], masks[idx]
+                    if self.prior is not None:
+                        hint = prior_columns([self.prior.act(venv.view(i)) for i in idx], self.num_actions)
+                        g_obs = np.concatenate([g_obs, hint], axis=1)
                 if c.batched:
                     acts, extras = c.act(g_obs, g_masks)
                 else:
