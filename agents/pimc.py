@@ -13,10 +13,14 @@
   card in crowsnest; the compiled solver made it affordable (the pure-Python solver's 8 worlds
   of 3,000 nodes cost about 50 ms). More worlds, deeper horizons and exact solves from earlier
   tricks did not measurably help further (README, *Figures*).
-- Bidding, nest discard and trump: the heuristic's rules (:mod:`agents.heuristic`), so
-  PIMC's edge over it comes from card play; or, with ``policy=NAME`` (any agent name, e.g.
-  ``checkpoint:PATH``), that agent's: a learned policy bids, discards and names trump, and
-  its card breaks ties between equally valued cards. With ``inference=true`` each world is
+- Bidding, nest discard and trump: the heuristic's rules (:mod:`agents.heuristic`), bidding
+  with ``bid_margin`` 0 instead of the heuristic's 0.1 (a bid up to the hand's estimated points:
+  PIMC's play makes more contracts than the heuristic's; against the heuristic, 1000 deals at
+  seed 0, +29.3 a deal where the heuristic's margin gave +9.8; ``bid_margin=0.1`` is the
+  heuristic's auction); or, with ``policy=NAME`` (any agent name, e.g. ``checkpoint:PATH``),
+  that agent's: a learned policy bids, discards and names trump, and its card breaks ties
+  between equally valued cards (``auction=heuristic`` keeps the heuristic's bidding with a policy).
+  With ``inference=true`` each world is
   weighted by how likely that policy makes the other seats' calls and cards
   (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
 """
@@ -37,6 +41,9 @@ from ._sampler import sample_world
 from ._solver import DoubleDummy
 from .heuristic import HeuristicAgent, choose_card
 from .specs import parse_bool
+
+AUCTIONS = ("heuristic", "policy")
+"""who bids for ``pimc``: the heuristic's rules with ``bid_margin``, or the ``policy=`` agent"""
 
 
 def count_option(name: str, value: object, low: int) -> int:
@@ -91,7 +98,7 @@ class PIMCAgent:
     def __init__(self, seed: int | None = None, samples: int = 16, nodes: int = 20000, exact: int = 0,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int = 0, policy: Agent | None = None, inference: bool | str = False,
-                 temperature: float = 1.0):
+                 temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -108,12 +115,21 @@ class PIMCAgent:
         if self.trump_bias < 0:
             raise ValueError(f"pimc option trump_bias must be >= 0, got {trump_bias!r}")
         self.from_trick = count_option("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
-        self.heuristic = HeuristicAgent(seed=seed)
+        # The auction's safety margin (a share of the hand's points kept below the estimate): the heuristic
+        # keeps 0.1 for its own card play; PIMC makes more contracts, so it bids on the estimate itself.
+        self.heuristic = HeuristicAgent(seed=seed, margin=number_option("bid_margin", bid_margin))
         if policy is not None and not callable(getattr(policy, "act", None)):
             raise ValueError(f"pimc option policy must be an agent (by name: make_agent('pimc?policy=NAME')), "
                              f"got {policy!r}")
         self.policy: Agent | None = policy
         self.guide: Agent = self.policy if self.policy is not None else self.heuristic
+        # who bids: the guide (default), or the heuristic with bid_margin while a policy does the rest
+        if auction is not None and auction not in AUCTIONS:
+            raise ValueError(f"pimc option auction must be one of {list(AUCTIONS)}, got {auction!r}")
+        if auction == "policy" and self.policy is None:
+            raise ValueError("pimc option auction=policy needs policy= an agent")
+        self.auction = auction or ("policy" if self.policy is not None else "heuristic")
+        self.bidder: Agent = self.policy if self.auction == "policy" else self.heuristic  # type: ignore[assignment]
         self.inference = parse_bool("inference", inference)  # weigh worlds by the policy's likelihood
         self.temperature = number_option("temperature", temperature)
         if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):
@@ -135,6 +151,8 @@ class PIMCAgent:
     def explain(self, view: PlayerView) -> tuple[int, dict[int, float] | None]:
         """The action :meth:`act` takes, and the searched mean value of each legal play (by
         action id) when it searched; None when the guide chose or the move was forced."""
+        if view.phase is Phase.AUCTION and view.legal:
+            return self.bidder.act(view), None
         if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.from_trick:
             return self.guide.act(view), None
         off = view.layout.play_offset

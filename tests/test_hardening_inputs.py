@@ -62,7 +62,7 @@ def test_default_and_tiny_configs_are_valid():
 
 # ------------------------------------------------------------------ agent specs
 @pytest.mark.parametrize("spec", ["pimc?samples=0", "pimc?samples=1.5", "pimc?nodes=-1", "pimc?time_limit=0",
-                                  "pimc?trump_bias=nan", "pimc?min_samples=x", "pimc?bogus=1",
+                                  "pimc?trump_bias=nan", "pimc?min_samples=x", "pimc?bogus=1", "pimc?bid_margin=inf",
                                   "heuristic?margin=nan", "heuristic?depth=3", "random?x=1", "random?seed=3",
                                   "pimc?samples", "nobody"])
 def test_agent_spec_errors_name_the_agent(spec):

@@ -5,7 +5,7 @@
 | Easy | ``phase:base=heuristic;play=random``: the heuristic's bids, nest and trump, random legal cards |
 | Normal | ``heuristic``: the rule-based computer player |
 | Hard | ``learned``: the shipped self-play policy of the rule set (``agents/policies/<variant>.pt``) |
-| Expert | ``expert``: the policy bids, discards and names trump; PIMC with policy-based inference plays |
+| Expert | ``expert``: bids as ``pimc``, the policy discards and names trump; PIMC with policy-based inference plays |
 
 How strong each is (duplicate deals, from the JSON in ``docs/results/``): the README's Play
 section, whose table ``scripts/readme_tables.py`` writes from this one.
@@ -32,7 +32,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("Easy", "phase:base=heuristic;play=random", "sensible bids, random card play", hint="heuristic"),
     "normal": Level("Normal", "heuristic", "the rule-based computer player"),
     "hard": Level("Hard", "learned", "the shipped self-play policy of the rule set"),
-    "expert": Level("Expert", "expert", "the policy's bidding, PIMC search with inference in the play (slower)"),
+    "expert": Level("Expert", "expert", "PIMC's bidding and search, with inference in the play (slower)"),
 }
 DEFAULT_LEVEL = "normal"
 

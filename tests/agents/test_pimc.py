@@ -120,3 +120,29 @@ def test_default_play_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(pimc_module, "solve_world", lambda *a, **k: n_calls.append(1) or orig(*a, **k))
     timed.card_scores(views[0])
     assert len(n_calls) == 1  # one world solved, then the clock said stop
+
+
+def test_pimc_bids_on_its_estimate_and_bid_margin_gives_the_heuristics_auction() -> None:
+    """Default PIMC bids with margin 0 (its play makes more contracts); bid_margin=0.1 is the
+    heuristic's own auction, call for call."""
+    assert PIMCAgent().heuristic.margin == 0.0
+    views = []
+    for seed in range(60):
+        state = new_game("crowsnest", rng=random.Random(seed), dealer=seed % NUM_SEATS)
+        while state.phase is Phase.AUCTION:
+            view = player_view(state, state.to_move)
+            views.append(view)
+            state.apply(HeuristicAgent(seed).act(view))
+    heuristic, same, default = HeuristicAgent(0), PIMCAgent(0, bid_margin=0.1), PIMCAgent(0)
+    assert [same.act(v) for v in views] == [heuristic.act(v) for v in views]
+    raised = sum(default.act(v) != heuristic.act(v) for v in views)
+    assert raised > 0 and all(default.act(v) >= heuristic.act(v) for v in views)  # bids where it passed, or higher
+
+
+def test_auction_option_picks_the_bidder() -> None:
+    policy = HeuristicAgent(3, margin=-0.2)  # a bolder bidder standing in for a policy
+    assert PIMCAgent(policy=policy).bidder is policy
+    assert PIMCAgent(policy=policy, auction="heuristic").bidder is not policy
+    for bad, words in (({"auction": "pimc"}, "auction must be one of"), ({"auction": "policy"}, "needs policy")):
+        with pytest.raises(ValueError, match=words):
+            PIMCAgent(**bad)
