@@ -113,27 +113,25 @@ def standing(results: Path) -> list[str]:
     long = run_config(results, "crowsnest_ppo_long")
     rows = [
         ("`heuristic`", pairing(results, "heuristic_vs_random_crowsnest.json")),
-        ("`pimc` (16 worlds x 20,000 nodes)", pairing(results, "pimc_vs_heuristic_crowsnest_seed0.json")),
+        ("`pimc` (16 worlds x 20,000 nodes, bid margin 0)", pairing(results, "pimc_vs_heuristic_crowsnest_seed0.json")),
         (f"main job's policy ({millions(main['total_steps'])} decisions)",
          pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
         (f"`learned` (the shipped long-config policy, {millions(long['total_steps'])} decisions)",
          pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
         ("`learned`", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
-        ("`learned`", pairing(results, "learned_vs_pimc_crowsnest.json")),
-        ("`expert`", pairing(results, "expert_vs_pimc_crowsnest_seed11.json")),
     ]
-    for extra in ("expert_vs_pimc_crowsnest_seed29.json",):
+    for name, extra in (("`learned`", "learned_vs_pimc_crowsnest.json"),
+                        ("`expert` (bidding as `pimc`)", "expert_vs_pimc_crowsnest_seed29.json"),
+                        ("`expert?auction=policy` (the policy bids)",
+                         "expert_policy_auction_vs_pimc_crowsnest_seed29.json")):
         if (results / extra).exists():
-            rows.append(("`expert`", pairing(results, extra)))
+            rows.append((name, pairing(results, extra)))
     lines = ["| a | b | deals | seed | adp |", "|---|---|---:|---:|---|"]
     lines += [cells(a, f"`{p['b'].split('?')[0]}`", p["deals"], p["seed"], adp(p)) for a, p in rows]
     return lines
 
 
-POLICY_RUNS = {"crowsnest": ("crowsnest_ppo_long", "configs/crowsnest_ppo_long.yaml"),
-               # the 4M-decision configs/policies/partnership.yaml lost more (docs/results/attempts/): the
-               # shipped file is the earlier short run (agents/policies/README.md gives its command)
-               "partnership": ("variants/partnership", "configs/crowsnest_ppo.yaml with --set")}
+POLICY_RUNS = {"crowsnest": ("crowsnest_ppo_long", "configs/crowsnest_ppo_long.yaml")}
 """rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
 configs/policies/<rule set>.yaml"""
 
@@ -143,9 +141,10 @@ def policies(results: Path) -> list[str]:
     """The shipped policy of every rule set (agents/policies/<rule set>.pt): its training run's
     final evaluation (arena seed 12345) against the heuristic and random, the heuristic's own
     margin over random on the same deals, and the two verdicts of the main job's bar."""
-    lines = ["| rule set | config | learner decisions (BC warm start) | training | deals | vs heuristic | vs random "
+    lines = ["| rule set | config | learner decisions (BC warm start) | training | deals | vs heuristic "
+             "| its prior alone vs heuristic | vs random "
              "| heuristic vs random | beats heuristic (low end > +5) | robust (vs random ≥ heuristic's − 5) |",
-             "|---|---|---:|---:|---:|---|---|---|---|---|"]
+             "|---|---|---:|---:|---:|---|---|---|---|---|---|"]
     for rs in rule_set_names():
         run, config = POLICY_RUNS.get(rs, (f"variants/{rs}", f"configs/policies/{rs}.yaml"))
         cfg = run_config(results, run)
@@ -154,8 +153,11 @@ def policies(results: Path) -> list[str]:
         report = (results / run / "report.md").read_text(encoding="utf-8")
         minutes = re.search(r"(?:about )?([\d.]+) min of training", report)
         strong, robust = h["adp_ci95"][0] > 5.0, r["adp"] >= base["adp"] - 5.0
+        prior = cfg.get("ppo", {}).get("prior")  # a residual policy: what its rule agent does alone, same deals
+        alone = (f"`{prior}` {adp(pairing(results, f'{run}/prior_alone.json'))}"
+                 if prior and (results / run / "prior_alone.json").exists() else "—")
         lines.append(cells(rs, f"`{config}`", f"{millions(cfg['total_steps'])} ({millions(cfg['bc_decisions'])})",
-                           f"{float(minutes.group(1)):.0f} min" if minutes else "", h["deals"], adp(h), adp(r),
+                           f"{float(minutes.group(1)):.0f} min" if minutes else "", h["deals"], adp(h), alone, adp(r),
                            signed(base["adp"]), "**yes**" if strong else "no",
                            "yes" if robust else f"no ({signed(r['adp'] - base['adp'])})"))
     return lines
