@@ -5,7 +5,7 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
 - the auction of ``pimc`` (the heuristic's rules bidding up to the hand's estimate,
   ``bid_margin`` 0), and the nest discard and trump of the variant's shipped policy
   (``learned``). ``auction=policy`` lets the policy bid too: against ``pimc`` (300 deals, seed
-  29) that lost -7.1 [-14.0, -0.1], the pimc auction -0.9 [-6.8, +4.9]; the policy's bidding
+  29) that lost -7.1 [-14.0, -0.1], the pimc auction -0.9 [-6.7, +4.9]; the policy's bidding
   beat the heuristic's cautious margin, not pimc's;
 - card play by sampled worlds solved double-dummy, with more worlds than ``pimc`` and exact
   solves over the last ``exact`` tricks;

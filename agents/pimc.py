@@ -20,9 +20,8 @@
   heuristic's auction); or, with ``policy=NAME`` (any agent name, e.g. ``checkpoint:PATH``),
   that agent's: a learned policy bids, discards and names trump, and its card breaks ties
   between equally valued cards (``auction=heuristic`` keeps the heuristic's bidding with a policy).
-  With ``inference=true`` each world is
-  weighted by how likely that policy makes the other seats' calls and cards
-  (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
+  With ``inference=true`` each world is weighted by how likely that policy makes the other seats'
+  calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
 """
 
 from __future__ import annotations
