@@ -10,7 +10,8 @@ with ``torch.load(weights_only=True)``, written atomically (temp file beside it,
 | format_version   | :data:`FORMAT_VERSION`                                           |
 | algo             | ``"ppo"`` (actor-critic, :class:`ActorCritic`) or ``"dmc"`` (:class:`QNet`) |
 | model_spec       | ``{"hidden": [..], "action_embed": int}`` to rebuild the network |
-|                  | (PPO may add ``prior``, ``prior_weight``: a residual policy, :mod:`agents.prior`) |
+|                  | (PPO may add ``prior``, ``prior_weight``: a residual policy, :mod:`agents.prior`; |
+|                  | ``oracle_size``: an oracle critic's extra input, used in training only) |
 | model            | the network's ``state_dict``                                     |
 | variant, crow    | rules the network was trained for                                |
 | layout           | ``ObservationLayout.describe()`` as lists                        |
@@ -224,9 +225,14 @@ def expected_shapes(algo: str, obs_size: int, num_actions: int, spec: dict[str, 
     """The state_dict shapes of ``algo``'s network for a (validated) ``spec``, without building it."""
     hidden = list(spec["hidden"])
     shapes: dict[str, tuple[int, ...]] = {}
-    sizes = [obs_size + (num_actions if algo == "ppo" and spec.get("prior") else 0), *hidden]
-    for i in range(len(hidden)):  # _mlp: Linear, ReLU pairs -> Linear at even indices
-        shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (sizes[i + 1], sizes[i]), (sizes[i + 1],)
+    actor = obs_size + (num_actions if algo == "ppo" and spec.get("prior") else 0)
+    mlps = {"trunk": actor}
+    if algo == "ppo" and spec.get("oracle_size"):
+        mlps["critic"] = actor + spec["oracle_size"]  # an oracle critic's own network
+    for name, width in mlps.items():
+        sizes = [width, *hidden]
+        for i in range(len(hidden)):  # _mlp: Linear, ReLU pairs -> Linear at even indices
+            shapes[f"{name}.{2 * i}.weight"], shapes[f"{name}.{2 * i}.bias"] = (sizes[i + 1], sizes[i]), (sizes[i + 1],)
     h = hidden[-1]
     if algo == "ppo":
         shapes.update({"policy.weight": (num_actions, h), "policy.bias": (num_actions,),
@@ -244,7 +250,7 @@ def validate_model_spec(algo: str, spec: Any, obs_size: int, num_actions: int) -
         raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")
     if not isinstance(spec, dict):
         raise ValueError(f"model_spec must be a mapping, got {type(spec).__name__}")
-    allowed = {"hidden"} | ({"action_embed"} if algo == "dmc" else {"prior", "prior_weight"})
+    allowed = {"hidden"} | ({"action_embed"} if algo == "dmc" else {"prior", "prior_weight", "oracle_size"})
     unknown = set(spec) - allowed
     if unknown or "hidden" not in spec:
         raise ValueError(f"model_spec keys must be {sorted(allowed)} ('hidden' required), got {sorted(spec)}")
@@ -262,6 +268,8 @@ def validate_model_spec(algo: str, spec: Any, obs_size: int, num_actions: int) -
         _width(f"hidden[{i}]", h)
     if algo == "dmc" and "action_embed" in spec:
         _width("action_embed", spec["action_embed"])
+    if "oracle_size" in spec:
+        _width("oracle_size", spec["oracle_size"])
     shapes = expected_shapes(algo, obs_size, num_actions, spec)
     params = sum(math.prod(s) for s in shapes.values())
     if params > MAX_PARAMS:

@@ -29,23 +29,38 @@ class ActorCritic(nn.Module):
     With ``prior_weight > 0`` (a residual policy, :mod:`agents.prior`) the input is the
     observation followed by ``num_actions`` columns, the one-hot of the prior agent's action, and
     ``prior_weight`` times those columns is added to the logits.
+
+    With ``oracle_size > 0`` the value is an *oracle critic* (PerfectDou's perfect-training
+    imperfect-execution; Suphx's oracle guiding): a network of its own over the actor's input
+    followed by ``oracle_size`` columns of what the seat cannot see
+    (:func:`training.rollout.oracle_columns`), used only in training. The policy never reads
+    those columns; given the actor's input alone (``actor_size`` wide, as every agent gives it)
+    the value is NaN.
     """
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], prior_weight: float = 0.0):
+    def __init__(self, obs_size: int, num_actions: int, hidden: list[int], prior_weight: float = 0.0,
+                 oracle_size: int = 0):
         super().__init__()
-        self.num_actions, self.prior_weight = num_actions, float(prior_weight)
-        self.trunk = _mlp([obs_size + (num_actions if self.prior_weight else 0), *hidden])
+        self.num_actions, self.prior_weight, self.oracle_size = num_actions, float(prior_weight), int(oracle_size)
+        self.actor_size = obs_size + (num_actions if self.prior_weight else 0)
+        self.trunk = _mlp([self.actor_size, *hidden])
         self.policy = nn.Linear(hidden[-1], num_actions)
+        self.critic = _mlp([self.actor_size + self.oracle_size, *hidden]) if self.oracle_size else None
         self.value = nn.Linear(hidden[-1], 1)
         nn.init.orthogonal_(self.policy.weight, 0.01)
         nn.init.zeros_(self.policy.bias)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.trunk(obs)
+        x = obs[..., :self.actor_size] if self.oracle_size else obs
+        h = self.trunk(x)
         logits = self.policy(h)
         if self.prior_weight:
-            logits = logits + self.prior_weight * obs[..., -self.num_actions:]
-        return logits, self.value(h).squeeze(-1)
+            logits = logits + self.prior_weight * x[..., -self.num_actions:]
+        if self.critic is None:
+            return logits, self.value(h).squeeze(-1)
+        if obs.shape[-1] != self.actor_size + self.oracle_size:  # an agent's input: no oracle columns
+            return logits, torch.full(logits.shape[:-1], float("nan"), dtype=logits.dtype, device=logits.device)
+        return logits, self.value(self.critic(obs)).squeeze(-1)
 
 
 class QNet(nn.Module):
@@ -77,7 +92,7 @@ def build_model(algo: str, obs_size: int, num_actions: int, spec: dict[str, Any]
     hidden = [int(h) for h in spec["hidden"]]
     if algo == "ppo":
         weight = float(spec.get("prior_weight", 0.0)) if spec.get("prior") else 0.0
-        return ActorCritic(obs_size, num_actions, hidden, weight)
+        return ActorCritic(obs_size, num_actions, hidden, weight, int(spec.get("oracle_size", 0)))
     if algo == "dmc":
         return QNet(obs_size, num_actions, hidden, int(spec.get("action_embed", 32)))
     raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")

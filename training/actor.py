@@ -32,7 +32,9 @@ class Actor:
         cfg = spec.cfg
         self.pool = OpponentPool(cfg, snapshot_policy(cfg, device), seed=seed + 1)
         prior = cfg.ppo.prior if cfg.algo == "ppo" else ""  # a residual policy's rule agent (agents.prior)
-        self.collector = SelfPlayCollector(spec.variant, spec.num_envs, seed + 2, prior=prior, **cfg.episode_options())
+        oracle = cfg.algo == "ppo" and cfg.ppo.oracle_critic  # the value network's extra columns
+        self.collector = SelfPlayCollector(spec.variant, spec.num_envs, seed + 2, prior=prior, oracle=oracle,
+                                           **cfg.episode_options())
         self.learner = learner_policy(cfg, model, device)
 
     def collect(self, steps: int, weights: dict[str, Any] | None = None,

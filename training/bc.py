@@ -48,21 +48,22 @@ class Demonstrations:
 
 def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
                            gamma: float = 1.0, chunk: int = 8192, progress: bool = False, prior: str = "",
-                           **episode_options: Any) -> Demonstrations:
+                           oracle: bool = False, **episode_options: Any) -> Demonstrations:
     """At least ``decisions`` heuristic decisions (whole episodes), all four seats heuristic.
 
     Deterministic given ``seed`` (deals and the heuristic's tie-breaks come from the
     collector's per-game generators). ``returns`` are undiscounted for ``gamma = 1``: the
     seat's team reward still to come, the value head's target. With a residual policy's
     ``prior`` (:mod:`agents.prior`) the prior agent is the teacher and the observations carry its
-    columns: the clone then mostly fits the value head to the prior's own games.
+    columns: the clone then mostly fits the value head to the prior's own games. With ``oracle``
+    they also carry an oracle critic's columns (:func:`training.rollout.oracle_columns`).
     """
     from agents.heuristic import HeuristicAgent
     from agents.prior import make_prior
 
     agent = make_prior(prior) if prior else HeuristicAgent(seed=seed)
     teacher = AgentController(agent, prior or "heuristic", record=True)
-    collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, **episode_options)
+    collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, oracle=oracle, **episode_options)
 
     def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:
         return [teacher] * 4, (0, 1, 2, 3)

@@ -94,6 +94,9 @@ class PPOArgs:
     training starts from the rule agent's play; empty = none"""
     prior_weight: float = 6.0
     """the prior one-hot's weight in the logits (with prior)"""
+    oracle_critic: bool = False
+    """an oracle critic (PerfectDou, Suphx): in training the value network also reads the other hands
+    and the nest; the policy still reads only its own observation, and agents never need the rest"""
 
 
 @dataclass
@@ -253,6 +256,8 @@ class Config:
         _real("bc_learning_rate", self.bc_learning_rate, 0.0, positive=True)
         if self.ppo.prior and self.algo != "ppo":
             raise ConfigError(f"ppo.prior (a residual policy) is for algo ppo, not {self.algo}")
+        if self.ppo.oracle_critic and self.algo != "ppo":
+            raise ConfigError(f"ppo.oracle_critic is for algo ppo, not {self.algo}")
         if self.bc_decisions > 0 and self.algo != "ppo":
             raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
         mix = asdict(self.opponents)

@@ -176,7 +176,7 @@ def warm_start(spec: RunSpec, model: ActorCritic, run: Run) -> dict[str, float]:
     t0 = time.time()
     demos = collect_demonstrations(spec.variant, cfg.bc_decisions, cfg.seed + 3, num_envs=cfg.ppo.num_envs,
                                    gamma=cfg.ppo.gamma, progress=cfg.progress, prior=cfg.ppo.prior,
-                                   **cfg.episode_options())
+                                   oracle=cfg.ppo.oracle_critic, **cfg.episode_options())
     t_collect = time.time() - t0
     stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,
                             learning_rate=cfg.bc_learning_rate, fit_value=cfg.bc_value, vf_coef=cfg.ppo.vf_coef,

@@ -31,6 +31,29 @@ from crowsnest_env.vector import HOLD, VectorEnv
 
 from .checkpoint import random_state
 
+ORACLE_BLOCKS = 4
+"""oracle columns per card of the deck: the hands of the seats to the mover's left, across and right,
+then the nest (as dealt) and the declarer's discards"""
+
+
+def oracle_size(num_cards: int) -> int:
+    """Width of the oracle columns for a deck of ``num_cards`` cards."""
+    return ORACLE_BLOCKS * num_cards
+
+
+def oracle_columns(states: Any, seats: Any, num_cards: int) -> np.ndarray:
+    """(B, oracle_size) float32: what seat ``seats[b]`` of game ``states[b]`` cannot see, as 0/1
+    card flags, seat-relative like the observation (left, partner, right, then nest | discards)."""
+    nbytes = (num_cards + 7) // 8
+    parts = []
+    for st, s in zip(states, seats):
+        hands = st.hands
+        for card_set in (hands[(s + 1) % 4], hands[(s + 2) % 4], hands[(s + 3) % 4], st.nest | st.discards):
+            parts.append(card_set.to_bytes(nbytes, "little"))
+    raw = b"".join(parts)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8).reshape(-1, ORACLE_BLOCKS, nbytes), axis=2, bitorder="little")
+    return bits[:, :, :num_cards].reshape(-1, ORACLE_BLOCKS * num_cards).astype(np.float32)
+
 
 def attribute_rewards(movers: Sequence[int], step_rewards: Sequence[Sequence[float]]) -> np.ndarray:
     """Reward of each decision: what lands for its seat before that seat's next decision.
@@ -168,8 +191,10 @@ class SelfPlayCollector:
 
     def __init__(self, variant: Variant, num_envs: int, seed: int, episode: str = "hand",
                  max_hands: int | None = None, reward: str = "score",
-                 max_redeals: int | None = DEFAULT_MAX_REDEALS, prior: str = ""):
+                 max_redeals: int | None = DEFAULT_MAX_REDEALS, prior: str = "", oracle: bool = False):
         self.variant = variant
+        # An oracle critic's columns (what the mover cannot see) follow, in training only.
+        self.num_cards = variant.deck_size if oracle else 0
         # A residual policy's rule agent (agents.prior): its action's one-hot follows every observation
         # that a network reads or a transition keeps.
         self.prior = make_prior(prior) if prior else None
@@ -205,9 +230,11 @@ class SelfPlayCollector:
                 out["extras"].append(extra)
             if final["truncated"] and recs:
                 out["bootstrap_index"].append(len(out["actions"]) - 1)
-                cut = final["observation"][seat]  # no decision at a cut: a prior's columns stay zero
-                out["bootstrap_obs"].append(cut if self.prior is None else
-                                            np.concatenate([cut, np.zeros(self.num_actions, cut.dtype)]))
+                # no decision at a cut: a prior's columns stay zero, and so do an oracle's (its
+                # critic values the cut from the seat's own view)
+                cut = final["observation"][seat]
+                pad = (self.num_actions if self.prior is not None else 0) + oracle_size(self.num_cards)
+                out["bootstrap_obs"].append(np.concatenate([cut, np.zeros(pad, cut.dtype)]) if pad else cut)
         lt = e.learner[0] % 2 if e.learner else 0
         ret = float(sum(rw[lt] for rw in e.rewards))
         stats.episode_returns.append(ret)
@@ -260,6 +287,10 @@ class SelfPlayCollector:
                     if self.prior is not None:
                         hint = prior_columns([self.prior.act(venv.view(i)) for i in idx], self.num_actions)
                         g_obs = np.concatenate([g_obs, hint], axis=1)
+                    if self.num_cards:
+                        hidden = oracle_columns([venv.tables[i].state for i in idx], [seats[i] for i in idx],
+                                                self.num_cards)
+                        g_obs = np.concatenate([g_obs, hidden], axis=1)
                 if c.batched:
                     acts, extras = c.act(g_obs, g_masks)
                 else:

@@ -44,6 +44,7 @@ from crowsnest_env.table import resolve_variant
 from .checkpoint import load_checkpoint, make_payload, restore_rng, save_checkpoint
 from .config import Config, ConfigError, resolve_device, save_config
 from .pool import OpponentPool
+from .rollout import oracle_size
 
 if TYPE_CHECKING:
     from .workers import Workers
@@ -78,8 +79,11 @@ class RunSpec:
 def resolve_run(cfg: Config) -> RunSpec:
     """The :class:`RunSpec` of ``cfg``: the one place a run resolves its variant, network and device."""
     variant = resolve_variant(cfg.variant, cfg.crow)
+    model_spec = cfg.model_spec()
+    if cfg.algo == "ppo" and cfg.ppo.oracle_critic:  # its width is the deck's (training.rollout.oracle_columns)
+        model_spec["oracle_size"] = oracle_size(variant.deck_size)
     return RunSpec(cfg, variant, observation_layout(variant).size, layout_for(variant).num_actions,
-                   cfg.model_spec(), resolve_device(cfg.device))
+                   model_spec, resolve_device(cfg.device))
 
 
 def seed_everything(seed: int, threads: int) -> None:
