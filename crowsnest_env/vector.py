@@ -122,7 +122,7 @@ class VectorEnv:
         for i, (t, a) in enumerate(zip(self.tables, acts)):
             if a == HOLD:
                 continue
-            r = t.step(a)
+            r = t.step_legal(a)  # checked against the masks above, all games at once
             if r is not ZERO_REWARDS:
                 rewards[i] = r
             if t.terminated or t.truncated:

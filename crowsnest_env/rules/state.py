@@ -182,6 +182,11 @@ class State:
         a = int(action)
         if a < 0 or not (self.legal_mask() >> a) & 1:
             raise self._illegal(a)
+        self.advance(a)
+
+    def advance(self, a: int) -> None:
+        """:meth:`apply` without its legality test, for a caller that tested ``a`` (an int) against
+        :meth:`legal_mask` itself (``VectorEnv`` tests a whole batch at once in numpy)."""
         self._legal = -1
         lay = self.layout
         if a >= lay.play_offset:
