@@ -33,6 +33,10 @@ class ConfigError(ValueError):
     """A config file that does not fit :class:`Config` (unknown key, wrong type, bad value)."""
 
 
+TRAIN_PHASES = ("auction", "discard", "trump", "play")
+"""the decision phases by name (``train_phases``; :class:`crowsnest_env.rules.Phase` members, lower case)"""
+
+
 @dataclass
 class OpponentMix:
     """Proportions of the opponent team drawn per episode (normalised; the learner holds one team)."""
@@ -172,6 +176,11 @@ class Config:
     teacher_train: bool = False
     """also train on those teacher bids (with the learner's log-prob and value of them), so the
     policy learns to bid from the bids that paid off"""
+    train_phases: list[str] = field(default_factory=lambda: list(TRAIN_PHASES))
+    """the phases the learner decides and trains on (``auction``, ``discard``, ``trump``, ``play``);
+    in the others its seats are played by ``ppo.prior`` (or the heuristic) and nothing of them is
+    recorded, their rewards going to the learner's latest decision: ``[auction]`` learns to bid
+    for the rule agent's card play, with no exploration noise in that play"""
     bc_decisions: int = 0
     """behaviour-cloning warm start (ppo): heuristic decisions (heuristic-vs-heuristic games, all
     four seats) imitated before PPO starts; 0 = off, PPO from scratch"""
@@ -253,6 +262,12 @@ class Config:
             _int_range(name, getattr(self, name), 0)
         _real("max_wall_time", self.max_wall_time, 0.0)
         _real("teacher_auction", self.teacher_auction, 0.0, 1.0)
+        phases = self.train_phases
+        if not phases or len(set(phases)) != len(phases) or not set(phases) <= set(TRAIN_PHASES):
+            raise ConfigError(f"train_phases must be distinct names among {list(TRAIN_PHASES)}, at least one; "
+                              f"got {phases!r}")
+        if set(phases) != set(TRAIN_PHASES) and self.teacher_auction > 0:
+            raise ConfigError("train_phases and teacher_auction both give the learner's seats a teacher; set one")
         _real("bc_learning_rate", self.bc_learning_rate, 0.0, positive=True)
         if self.ppo.prior and self.algo != "ppo":
             raise ConfigError(f"ppo.prior (a residual policy) is for algo ppo, not {self.algo}")

@@ -10,9 +10,10 @@ from torch import nn
 
 from agents.checkpoint import model_from_checkpoint, read_checkpoint
 from crowsnest_env.agent import RandomAgent
+from crowsnest_env.rules import Phase
 
-from .config import Config
-from .rollout import AgentController, AuctionTeacher, NetController
+from .config import TRAIN_PHASES, Config
+from .rollout import AgentController, NetController, PhaseTeacher
 
 OPPONENT_KINDS = ("self_play", "snapshot", "heuristic", "random", "agent")
 """the opponent team's kinds, in :class:`~training.config.OpponentMix`'s order; ``agent`` is ``cfg.opponent_agent``"""
@@ -42,6 +43,16 @@ class OpponentPool:
         self.snapshots: list[NetController] = []
         self.fixed: dict[str, AgentController] = {}
         self.teacher_auction, self.teacher_train = cfg.teacher_auction, cfg.teacher_train
+        # train_phases: who plays the learner's seats in the other phases (the rule agent, unrecorded)
+        self.taught = frozenset(Phase[p.upper()] for p in TRAIN_PHASES if p not in cfg.train_phases)
+        self.phase_teacher: AgentController | None = None
+        if self.taught:
+            from agents.heuristic import HeuristicAgent
+            from agents.prior import make_prior
+
+            prior = cfg.ppo.prior if cfg.algo == "ppo" else ""
+            agent = make_prior(prior) if prior else HeuristicAgent(seed=seed)
+            self.phase_teacher = AgentController(agent, prior or "heuristic")
         if mix.heuristic > 0 or cfg.teacher_auction > 0:
             from agents.heuristic import HeuristicAgent
 
@@ -72,8 +83,10 @@ class OpponentPool:
             if kind == "snapshot" and snapshot is None:
                 kind = "self_play"
             me: Any = learner
-            if self.teacher_auction > 0 and self.rng.random() < self.teacher_auction:
-                me = AuctionTeacher(self.fixed["heuristic"], learner, record=self.teacher_train)
+            if self.phase_teacher is not None:
+                me = PhaseTeacher(self.phase_teacher, learner, phases=self.taught)
+            elif self.teacher_auction > 0 and self.rng.random() < self.teacher_auction:
+                me = PhaseTeacher(self.fixed["heuristic"], learner, record=self.teacher_train)
             if kind == "self_play":
                 return [me] * 4, (0, 1, 2, 3)
             opp = snapshot if kind == "snapshot" else self.fixed[kind]

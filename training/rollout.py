@@ -75,17 +75,6 @@ def attribute_rewards(movers: Sequence[int], step_rewards: Sequence[Sequence[flo
     return out
 
 
-def last_decisions(movers: Sequence[int]) -> np.ndarray:
-    """1 for each seat's final decision of the episode (its trajectory's terminal step)."""
-    done = np.zeros(len(movers), dtype=np.float32)
-    seen: set[int] = set()
-    for t in range(len(movers) - 1, -1, -1):
-        if movers[t] not in seen:
-            seen.add(movers[t])
-            done[t] = 1.0
-    return done
-
-
 # ----------------------------------------------------------------------------- controllers
 class NetController:
     """A batched policy: ``act(obs (B, D) float32, masks (B, A) bool) -> (actions, extras)``.
@@ -115,26 +104,29 @@ class AgentController:
         self.agent, self.name, self.record = agent, name, record
 
 
-class AuctionTeacher:
-    """A seat whose auction is played by ``teacher`` (not recorded) and the rest by ``learner``.
+class PhaseTeacher:
+    """A seat whose decisions in ``phases`` (default: the auction) are played by ``teacher`` (not
+    recorded) and the rest by ``learner``.
 
-    Used for a fraction of episodes so that contracts keep being formed, and card play keeps
-    producing data, while the learner's own bidding is still too timid or too rash.
-
-    With ``record`` the teacher's bids are kept as learner transitions too, with the learner's
-    own log-prob and value of them (``learner.score``): PPO then moves the policy towards the
-    teacher's bids that paid off and away from those that did not, within its clip range.
+    With the auction: used for a fraction of episodes (``teacher_auction``) so that contracts keep
+    being formed, and card play keeps producing data, while the learner's own bidding is still too
+    timid or too rash. With ``record`` the teacher's decisions are kept as learner transitions too,
+    with the learner's own log-prob and value of them (``learner.score``): PPO then moves the
+    policy towards the teacher's bids that paid off and away from those that did not, within its
+    clip range. With the other phases (``train_phases: [auction]``): the learner bids and the
+    teacher plays the hand, so the learner's bids are judged by the teacher's card play.
     """
 
     batched = False
 
-    def __init__(self, teacher: AgentController, learner: NetController, record: bool = False):
-        self.teacher, self.learner, self.record = teacher, learner, record
+    def __init__(self, teacher: AgentController, learner: NetController, record: bool = False,
+                 phases: frozenset[Phase] = frozenset({Phase.AUCTION})):
+        self.teacher, self.learner, self.record, self.phases = teacher, learner, record, phases
         self.name = learner.name
         self.agent = teacher.agent
 
     def pick(self, phase: Phase) -> Any:
-        return self.teacher if phase is Phase.AUCTION else self.learner
+        return self.teacher if phase in self.phases else self.learner
 
 
 Assign = Callable[[int], tuple[list[Any], tuple[int, ...]]]
@@ -217,16 +209,24 @@ class SelfPlayCollector:
 
     def _finish(self, e: _Episode, final: dict[str, Any], out: dict[str, list], stats: Rollout) -> None:
         r = attribute_rewards(e.movers, e.rewards)
-        done = last_decisions(e.movers)
         stats.episodes += 1
         for seat in e.learner:
             recs = e.records.get(seat, [])
-            for t, (obs, mask, action, extra) in recs:
+            # a reward credited to one of the seat's decisions that a teacher took (not recorded)
+            # goes to the seat's latest recorded decision before it; the last recorded one ends
+            # the seat's trajectory
+            gain = np.zeros(len(recs))
+            if recs:
+                steps = np.asarray([t for t, _ in recs])
+                own = np.flatnonzero(np.asarray(e.movers) == seat)
+                at = np.searchsorted(steps, own, side="right") - 1
+                np.add.at(gain, at[at >= 0], r[own[at >= 0]])
+            for j, (_t, (obs, mask, action, extra)) in enumerate(recs):
                 out["obs"].append(obs)
                 out["masks"].append(mask)
                 out["actions"].append(action)
-                out["rewards"].append(r[t])
-                out["dones"].append(done[t])
+                out["rewards"].append(gain[j])
+                out["dones"].append(1.0 if j == len(recs) - 1 else 0.0)
                 out["extras"].append(extra)
             if final["truncated"] and recs:
                 out["bootstrap_index"].append(len(out["actions"]) - 1)
@@ -273,9 +273,9 @@ class SelfPlayCollector:
             for i in live:
                 c = orig = episodes[i].ctrl[seats[i]]
                 teaching = False
-                if isinstance(c, AuctionTeacher):
+                if isinstance(c, PhaseTeacher):
                     phase = venv.phase(i)
-                    teaching = phase is Phase.AUCTION
+                    teaching = phase in c.phases
                     c = c.pick(phase)
                 key = (id(orig), True) if teaching else (id(c), False)
                 groups.setdefault(key, (c, orig if teaching else None, []))[2].append(i)
