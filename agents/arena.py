@@ -52,6 +52,8 @@ import hashlib
 import json
 import os
 import random
+import shlex
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -421,6 +423,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def arena_provenance(argv: Sequence[str] | None, teams: Sequence[str], rules: Variant) -> dict[str, Any]:
+    """What a result file needs to be reproduced: the command, the version of the code that plays
+    (:func:`agents.bench_cells.code_version`, the benchmark's cache key) and the SHA-256 of every
+    agent file the teams load (checkpoints, the shipped policies that ``learned`` names)."""
+    from .bench_cells import agent_files, code_version
+
+    files: dict[str, str] = {}
+    for team in teams:
+        files.update(agent_files(team, rules))
+    args = list(sys.argv[1:] if argv is None else argv)
+    return {"command": shlex.join(["crowsnest-arena", *args]), "code_version": code_version()[0],
+            "files": dict(sorted(files.items()))}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``crowsnest-arena`` command."""
     one_torch_thread()  # this process plays too when --workers 1
@@ -449,7 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         teams = split_agent_list(args.round_robin) if args.round_robin else [args.a, args.b]
         if args.by_phase:
             teams = [t for pair in by_phase_pairs(args.a, args.b) for t in pair]
-        check_agents(teams, resolve_variant(args.variant, args.crow))
+        rules = resolve_variant(args.variant, args.crow)
+        check_agents(teams, rules)
+        provenance = arena_provenance(argv, teams, rules)
     except (ValueError, OSError) as err:
         exit_error(parser, err)
     t0 = time.perf_counter()
@@ -467,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = {"schema": SCHEMA, "variant": args.variant, "crow": args.crow, "seed": args.seed,
               "target": resolve_variant(args.variant, args.crow).target, "deals": args.deals, "games": args.games,
               "max_hands": args.max_hands, "max_redeals": args.max_redeals, "workers": args.workers,
-              "elapsed_s": round(time.perf_counter() - t0, 3), **report}
+              "elapsed_s": round(time.perf_counter() - t0, 3), **provenance, **report}
     from .arena_plot import plot_report, print_report
 
     print_report(report)

@@ -261,6 +261,11 @@ def test_cli_writes_json_with_the_documented_fields(tmp_path, capsys):
                  "--out", str(out), "--plot", str(png)]) == 0
     report = json.loads(out.read_text())
     assert report["seed"] == 3 and report["crow"] is True and report["variant"] == "crowsnest"
+    # provenance: the command, the playing code's version (the benchmark's key) and agent files
+    from agents.bench_cells import code_version
+
+    assert report["command"].startswith("crowsnest-arena --a random --b random+random --deals 6")
+    assert report["code_version"] == code_version()[0] and report["files"] == {}
     (p,) = report["pairings"]
     for key in ("a", "b", "variant", "deals", "adp", "adp_ci95", "made_rate_a", "made_rate_b",
                 "bids_a", "bids_b", "contracts", "game_win_rate_a", "game_win_ci95", "games_capped",
@@ -278,6 +283,7 @@ def test_cli_round_robin_and_no_crow(tmp_path):
           "--no-progress", "--out", str(out)])
     report = json.loads(out.read_text())
     assert report["crow"] is False and len(report["ratings"]) == 2
+    assert "--round-robin random,random+random" in report["command"]
     assert report["pairings"][0]["crow"] is False
 
 
@@ -324,3 +330,16 @@ def test_every_card_is_dealt_once_per_recorded_deal():
     cards = [c for h in (*hands, nest) for c in iter_cards(h)]
     assert sorted(cards) == list(range(rules.deck_size)) and len(list(iter_cards(nest))) == 4
     assert math.isfinite(rec.value)
+
+
+def test_cli_result_names_the_policy_file_it_played(tmp_path):
+    from agents.bench_cells import file_sha256
+    from agents.learned import shipped_policy
+    from crowsnest_env.rules import get_variant
+
+    out = tmp_path / "l.json"
+    assert main(["--a", "learned", "--b", "random", "--deals", "2", "--workers", "1", "--no-progress",
+                 "--out", str(out)]) == 0
+    files = json.loads(out.read_text())["files"]
+    policy = shipped_policy(get_variant("crowsnest"))
+    assert files == {"agents/policies/crowsnest.pt": file_sha256(policy)}
