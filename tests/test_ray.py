@@ -48,8 +48,9 @@ def _threads():
 
 
 def _numbers(report: dict) -> dict:
-    """A report without its timing fields (elapsed_s, speed, decisions_per_s*)."""
-    out = {k: v for k, v in report.items() if k != "elapsed_s"}
+    """A report without its timing fields (elapsed_s, speed, decisions_per_s*) and its command
+    (which names the backend)."""
+    out = {k: v for k, v in report.items() if k not in ("elapsed_s", "command")}
     out["pairings"] = [{k: v for k, v in p.items() if k != "speed" and not k.startswith("decisions_per_s")}
                        for p in report["pairings"]]
     return out
