@@ -113,8 +113,9 @@ class PhaseTeacher:
     timid or too rash. With ``record`` the teacher's decisions are kept as learner transitions too,
     with the learner's own log-prob and value of them (``learner.score``): PPO then moves the
     policy towards the teacher's bids that paid off and away from those that did not, within its
-    clip range. With the other phases (``train_phases: [auction]``): the learner bids and the
-    teacher plays the hand, so the learner's bids are judged by the teacher's card play.
+    clip range. With ``train_phases`` the teacher takes every phase the learner does not train on
+    (``[play]``: the teacher bids, discards and names trump, the learner plays the cards on the
+    teacher's contracts; ``[auction]``: the learner's bids are judged by the teacher's play).
     """
 
     batched = False
