@@ -75,6 +75,23 @@ def attribute_rewards(movers: Sequence[int], step_rewards: Sequence[Sequence[flo
     return out
 
 
+def seat_credit(movers: np.ndarray, rewards: np.ndarray, seat: int,
+                steps: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(reward, done) of each of ``seat``'s recorded decisions (at ``steps``, ascending), from the
+    per-step ``rewards`` of :func:`attribute_rewards`: a reward credited to one of the seat's
+    decisions that was not recorded (a teacher took it) goes to the seat's latest recorded
+    decision before it (dropped if there is none), and the last recorded one ends the seat's
+    trajectory (``done = 1``). With every decision recorded this is ``rewards[steps]``."""
+    gain = np.zeros(len(steps))
+    done = np.zeros(len(steps))
+    if len(steps):
+        own = np.flatnonzero(movers == seat)
+        at = np.searchsorted(np.asarray(steps), own, side="right") - 1
+        np.add.at(gain, at[at >= 0], rewards[own[at >= 0]])
+        done[-1] = 1.0
+    return gain, done
+
+
 # ----------------------------------------------------------------------------- controllers
 class NetController:
     """A batched policy: ``act(obs (B, D) float32, masks (B, A) bool) -> (actions, extras)``.
@@ -211,23 +228,16 @@ class SelfPlayCollector:
     def _finish(self, e: _Episode, final: dict[str, Any], out: dict[str, list], stats: Rollout) -> None:
         r = attribute_rewards(e.movers, e.rewards)
         stats.episodes += 1
+        movers = np.asarray(e.movers)
         for seat in e.learner:
             recs = e.records.get(seat, [])
-            # a reward credited to one of the seat's decisions that a teacher took (not recorded)
-            # goes to the seat's latest recorded decision before it; the last recorded one ends
-            # the seat's trajectory
-            gain = np.zeros(len(recs))
-            if recs:
-                steps = np.asarray([t for t, _ in recs])
-                own = np.flatnonzero(np.asarray(e.movers) == seat)
-                at = np.searchsorted(steps, own, side="right") - 1
-                np.add.at(gain, at[at >= 0], r[own[at >= 0]])
+            gain, done = seat_credit(movers, r, seat, [t for t, _ in recs])
             for j, (_t, (obs, mask, action, extra)) in enumerate(recs):
                 out["obs"].append(obs)
                 out["masks"].append(mask)
                 out["actions"].append(action)
                 out["rewards"].append(gain[j])
-                out["dones"].append(1.0 if j == len(recs) - 1 else 0.0)
+                out["dones"].append(done[j])
                 out["extras"].append(extra)
             if final["truncated"] and recs:
                 out["bootstrap_index"].append(len(out["actions"]) - 1)

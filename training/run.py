@@ -133,8 +133,8 @@ def check_resume(spec: RunSpec, run_dir: str) -> None:
     saved = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in data["model_spec"].items()}
     if saved != spec.model_spec:
         raise ConfigError(f"cannot resume {path}: the config's network {spec.model_spec} differs from the "
-                          f"checkpoint's {dict(data['model_spec'])} (change {spec.algo}.hidden/action_embed back, "
-                          f"or start a new run)")
+                          f"checkpoint's {dict(data['model_spec'])} (change {spec.algo}.hidden/action_embed, "
+                          f"ppo.prior/prior_weight or ppo.oracle_critic back, or start a new run)")
     games = data.get("extra", {}).get("collector", {}).get("games")
     if isinstance(games, list) and len(games) != spec.num_envs:
         raise ConfigError(f"cannot resume {path}: {spec.algo}.num_envs is {spec.num_envs}; the checkpoint's run "

@@ -13,6 +13,7 @@ from training.rollout import (
     NetController,
     SelfPlayCollector,
     attribute_rewards,
+    seat_credit,
 )
 
 
@@ -27,6 +28,26 @@ def test_attribute_rewards_credits_latest_decision_of_each_seat():
     out = attribute_rewards(movers, rewards)
     # landed after step 4 (seat 0's 2nd move): seat 0 -> step 4, seat 1 -> step 1, 2 -> step 2, 3 -> step 3
     np.testing.assert_allclose(out, [0, -0.5, 0.5, -0.5, 0.5, 0])
+    # every decision recorded: each seat's rewards as attributed, its last decision done
+    m = np.asarray(movers)
+    dones = np.zeros(len(movers))
+    for seat in range(NUM_SEATS):
+        steps = list(np.flatnonzero(m == seat))
+        gain, done = seat_credit(m, out, seat, steps)
+        np.testing.assert_allclose(gain, out[steps])
+        dones[steps] = done
+    np.testing.assert_array_equal(dones, [0, 0, 1, 1, 1, 1])
+
+
+def test_seat_credit_moves_a_teachers_reward_to_the_latest_recorded_decision():
+    movers = np.array([0, 1, 0, 1, 0])
+    rewards = np.array([0.0, 0.0, 0.25, 0.0, 1.0])  # seat 0's steps 2 and 4 were a teacher's
+    gain, done = seat_credit(movers, rewards, 0, [0])
+    np.testing.assert_allclose(gain, [1.25])
+    np.testing.assert_array_equal(done, [1])
+    gain, done = seat_credit(movers, rewards, 0, [2])  # step 0 came before any record: dropped
+    np.testing.assert_allclose(gain, [1.25])
+    assert seat_credit(movers, rewards, 1, [])[0].size == 0
 
 
 def test_attribute_rewards_drops_reward_before_a_seats_first_move():
