@@ -19,12 +19,13 @@ MAX_RECORD_BYTES = 16 << 20
 
 
 def new_record(options: dict[str, Any], dealer: int, scores: tuple[int, int],
-               variant: Variant | None = None) -> dict[str, Any]:
+               variant: Variant | None = None, preset: bool | None = None) -> dict[str, Any]:
     """An empty record; a variant that is not a preset (nor its no-Crow option) is stored in full
-    under ``rules`` so that the record replays without it."""
+    under ``rules`` so that the record replays without it. ``preset``: :func:`is_preset` of
+    ``variant`` where the caller already knows it (a table asks once, not per record)."""
     rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "options": dict(options),
            "dealer": dealer, "scores": list(scores), "deals": [], "actions": []}
-    if variant is not None and not is_preset(variant):
+    if variant is not None and not (is_preset(variant) if preset is None else preset):
         from .variant_config import variant_to_dict
 
         rec["rules"] = variant_to_dict(variant)

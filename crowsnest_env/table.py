@@ -109,6 +109,7 @@ class Table:
         self.encoder = ObservationEncoder(self.variant) if observe else None
         self.num_actions = layout_for(self.variant).num_actions
         self.keep_record = bool(record)
+        self._preset = record_mod.is_preset(self.variant)  # records store a custom variant's rules
         self.rng = random.Random()
         self.hand_rng: Callable[[int], random.Random] | None = None
         """optional: ``hand_rng(k)`` replaces ``rng`` when hand k is first dealt (redeals continue it),
@@ -282,7 +283,8 @@ class Table:
         """Variant, options, deals and actions: enough to replay this game exactly."""
         if not self.keep_record:
             raise RuntimeError("this table was built with record=False")
-        rec = record_mod.new_record(self.options(), self._start[0], self._start[1], self.variant)
+        rec = record_mod.new_record(self.options(), self._start[0], self._start[1], self.variant,
+                                     self._preset)
         rec["actions"] = list(self._actions)
         cards = self.state.cards
         rec["deals"] = [record_mod.deal_entry(cards, *d) for d in self._deals]
