@@ -1,12 +1,14 @@
-"""Behaviour-cloning warm start: imitate the heuristic before PPO takes over.
+"""Behaviour-cloning warm start: imitate a teacher (the heuristic by default) before PPO takes over.
 
 PPO from scratch on a sparse hand-end reward learns to pass everything (no contract, no
 loss); starting from the heuristic's policy gives it contracts and sensible card play
 from the first update. The pieces, importable and tested on their own:
 
-- :func:`collect_demonstrations`: heuristic-vs-heuristic games on the rules engine and the
-  incremental encoder (the rollout collector's path); every decision of all four seats is
-  kept with its legal mask, the heuristic's action and the seat's Monte-Carlo return.
+- :func:`collect_demonstrations`: the teacher's games (the heuristic, the prior or ``bc_teacher``
+  in all four seats) on the rules engine and the incremental encoder (the rollout collector's
+  path); every decision is kept with its legal mask, the teacher's action and the seat's
+  Monte-Carlo return. A search teacher (``pimc``'s card play: expert iteration's imitation
+  step) is slow, so its games can be split over worker processes.
 - :func:`bc_loss`: masked cross-entropy of the policy head (illegal logits masked) plus,
   optionally, mean squared error of the value head against those returns.
 - :func:`behaviour_clone`: the minibatch epochs (its own Adam), logging ``losses/bc_loss``,
@@ -46,27 +48,76 @@ class Demonstrations:
         return len(self.actions)
 
 
+BC_SHARDS = 8
+"""fixed shards of a ``bc_teacher``'s demonstration games (seeds ``seed + k``): what the
+processes play does not depend on how many there are"""
+
+
 def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
                            gamma: float = 1.0, chunk: int = 8192, progress: bool = False, prior: str = "",
-                           oracle: bool = False, **episode_options: Any) -> Demonstrations:
-    """At least ``decisions`` heuristic decisions (whole episodes), all four seats heuristic.
+                           oracle: bool = False, teacher: str = "", shards: int = 1, workers: int = 1,
+                           **episode_options: Any) -> Demonstrations:
+    """At least ``decisions`` teacher decisions (whole episodes), all four seats the teacher.
 
-    Deterministic given ``seed`` (deals and the heuristic's tie-breaks come from the
-    collector's per-game generators). ``returns`` are undiscounted for ``gamma = 1``: the
-    seat's team reward still to come, the value head's target. With a residual policy's
-    ``prior`` (:mod:`agents.prior`) the prior agent is the teacher and the observations carry its
-    columns: the clone then mostly fits the value head to the prior's own games. With ``oracle``
-    they also carry an oracle critic's columns (:func:`training.rollout.oracle_columns`).
+    The teacher is ``teacher`` (an agent name, e.g. ``phase:base=heuristic;play=pimc``), else the
+    residual policy's ``prior`` (:mod:`agents.prior`), else the heuristic. Deterministic given
+    ``seed`` (deals and the teacher's tie-breaks come from the collector's per-game generators).
+    ``returns`` are undiscounted for ``gamma = 1``: the seat's team reward still to come, the value
+    head's target. With a ``prior`` the observations carry its columns (whoever the teacher is),
+    with ``oracle`` an oracle critic's columns too (:func:`training.rollout.oracle_columns`).
+
+    ``shards > 1`` splits the decisions over that many collectors (seeds ``seed + k``), run by
+    ``workers`` processes (:class:`agents.backends.LocalBackend`) and joined in shard order, so
+    the result depends on ``shards`` but not on ``workers``; ``shards = 1`` is one collector.
     """
+    if shards < 1 or workers < 1:
+        raise ValueError(f"shards and workers must be >= 1, got {shards} and {workers}")
+    if shards == 1:
+        return _collect(variant, decisions, seed, num_envs, gamma, chunk, progress, prior, oracle, teacher,
+                        episode_options)
+    from agents.backends import LocalBackend
+
+    per = -(-decisions // shards)
+    tasks = [(k, (variant, per, seed + k, num_envs, gamma, chunk, False, prior, oracle, teacher, episode_options))
+             for k in range(shards)]
+    done: dict[int, Demonstrations] = {}
+    backend = LocalBackend(min(workers, shards))
+    try:
+        with tqdm(total=shards, disable=not progress, unit="shard", desc="bc-collect", dynamic_ncols=True) as bar:
+            for k, demos in backend.map_unordered(_collect_shard, tasks):
+                done[k] = demos
+                bar.update(1)
+    finally:
+        backend.close()
+    parts = [done[k] for k in range(shards)]
+    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("obs", "masks", "actions", "returns")),
+                          episodes=sum(p.episodes for p in parts))
+
+
+def _collect_shard(task: tuple[int, tuple[Any, ...]]) -> tuple[int, Demonstrations]:
+    from agents.backends import one_torch_thread
+
+    one_torch_thread()
+    k, args = task
+    return k, _collect(*args)
+
+
+def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: float, chunk: int,
+             progress: bool, prior: str, oracle: bool, teacher: str, episode_options: dict[str, Any]
+             ) -> Demonstrations:
+    from agents import make_agent
     from agents.heuristic import HeuristicAgent
     from agents.prior import make_prior
 
-    agent = make_prior(prior) if prior else HeuristicAgent(seed=seed)
-    teacher = AgentController(agent, prior or "heuristic", record=True)
+    if teacher:
+        agent, name = make_agent(teacher, seed=seed), teacher
+    else:
+        agent, name = (make_prior(prior) if prior else HeuristicAgent(seed=seed)), prior or "heuristic"
+    controller = AgentController(agent, name, record=True)
     collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, oracle=oracle, **episode_options)
 
     def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:
-        return [teacher] * 4, (0, 1, 2, 3)
+        return [controller] * 4, (0, 1, 2, 3)
 
     parts: list[tuple[np.ndarray, ...]] = []
     total = episodes = 0

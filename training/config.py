@@ -184,6 +184,11 @@ class Config:
     bc_decisions: int = 0
     """behaviour-cloning warm start (ppo): heuristic decisions (heuristic-vs-heuristic games, all
     four seats) imitated before PPO starts; 0 = off, PPO from scratch"""
+    bc_teacher: str = ""
+    """the agent imitated by behaviour cloning (any agent name that plays from a seat's view, e.g.
+    ``phase:base=heuristic?margin=0.05;play=pimc`` to distil the search's card play); empty = the
+    prior (``ppo.prior``) or the heuristic. A teacher's games are split into 8 fixed shards
+    played by ``ppo.rollout_workers`` processes, so the demonstrations do not depend on that count"""
     bc_epochs: int = 4
     """passes over the demonstrations"""
     bc_batch_size: int = 1024
@@ -275,6 +280,7 @@ class Config:
             raise ConfigError(f"ppo.oracle_critic is for algo ppo, not {self.algo}")
         if self.bc_decisions > 0 and self.algo != "ppo":
             raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
+        self._validate_bc_teacher(variant)
         mix = asdict(self.opponents)
         for k, v in mix.items():
             _real(f"opponents.{k}", v, 0.0)
@@ -315,6 +321,18 @@ class Config:
         problem = opponent_agent_problem(name, variant)
         if problem is not None:
             raise ConfigError(f"opponent_agent {name!r}: {problem}")
+
+    def _validate_bc_teacher(self, variant: Variant) -> None:
+        name = self.bc_teacher
+        if not isinstance(name, str):
+            raise ConfigError(f"bc_teacher must be an agent name (or empty), got {name!r}")
+        if not name.strip():
+            return
+        if self.bc_decisions <= 0:
+            raise ConfigError(f"bc_teacher {name!r} is set but bc_decisions is 0: nothing would be imitated")
+        problem = opponent_agent_problem(name, variant)
+        if problem is not None:
+            raise ConfigError(f"bc_teacher {name!r}: {problem}")
 
     def _validate_ppo(self) -> None:
         a = self.ppo

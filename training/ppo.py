@@ -169,14 +169,17 @@ def optimise(model: ActorCritic, optimizer: torch.optim.Optimizer, ro: Rollout, 
 
 
 def warm_start(spec: RunSpec, model: ActorCritic, run: Run) -> dict[str, float]:
-    """Collect ``cfg.bc_decisions`` heuristic decisions and clone them into ``model``."""
-    from .bc import behaviour_clone, collect_demonstrations
+    """Collect ``cfg.bc_decisions`` decisions of the teacher (``cfg.bc_teacher``, else the prior or
+    the heuristic) and clone them into ``model``."""
+    from .bc import BC_SHARDS, behaviour_clone, collect_demonstrations
 
     cfg = spec.cfg
     t0 = time.time()
+    shards = BC_SHARDS if cfg.bc_teacher else 1  # a search teacher is slow: spread over the rollout workers
     demos = collect_demonstrations(spec.variant, cfg.bc_decisions, cfg.seed + 3, num_envs=cfg.ppo.num_envs,
                                    gamma=cfg.ppo.gamma, progress=cfg.progress, prior=cfg.ppo.prior,
-                                   oracle=cfg.ppo.oracle_critic, **cfg.episode_options())
+                                   oracle=cfg.ppo.oracle_critic, teacher=cfg.bc_teacher, shards=shards,
+                                   workers=cfg.ppo.rollout_workers, **cfg.episode_options())
     t_collect = time.time() - t0
     stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,
                             learning_rate=cfg.bc_learning_rate, fit_value=cfg.bc_value, vf_coef=cfg.ppo.vf_coef,

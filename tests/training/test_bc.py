@@ -145,3 +145,39 @@ def test_cloned_policy_beats_random_in_the_arena(tmp_path, demos):
     run.close()
     res = run_pairing("checkpoint:" + path, "random", variant="crowsnest", crow=True, deals=50, seed=5, workers=1)
     assert res["adp"] > 40 and res["adp_ci95"][0] > 0, res["adp"]
+
+
+def test_a_bc_teacher_is_imitated_and_its_shards_do_not_depend_on_the_workers():
+    """``bc_teacher``: its actions are the labels (here random play's, which the heuristic's are
+    not), the observations still carry the prior's columns, and 2 shards played by 1 or 2
+    processes are the same demonstrations."""
+    teacher, prior = "phase:base=heuristic;play=random", "heuristic"
+    one = collect_demonstrations(VARIANT, 300, seed=5, num_envs=4, prior=prior, teacher=teacher, shards=2)
+    two = collect_demonstrations(VARIANT, 300, seed=5, num_envs=4, prior=prior, teacher=teacher, shards=2,
+                                 workers=2)
+    for field in ("obs", "masks", "actions", "returns"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    assert len(one) >= 300 and one.episodes == two.episodes > 0
+    assert one.masks[np.arange(len(one)), one.actions].all()
+    # the prior's one-hot column block sits right after the observation: it names the heuristic's
+    # move, which the random teacher's card play often is not
+    num_actions = one.masks.shape[1]
+    prior_cols = one.obs[:, -num_actions:]
+    assert np.array_equal(prior_cols.sum(1), np.ones(len(one)))
+    disagree = prior_cols.argmax(1) != one.actions
+    assert 0.2 < disagree.mean() < 0.9  # random card play off the heuristic's; its auction is the heuristic's
+    alone = collect_demonstrations(VARIANT, 300, seed=5, num_envs=4, prior=prior, shards=1)
+    assert (alone.obs[:, -num_actions:].argmax(1) == alone.actions).all()  # no teacher: the prior teaches
+
+
+def test_bc_teacher_is_validated():
+    cfg = config_from_dict({"bc_decisions": 100, "bc_teacher": "phase:base=heuristic;play=pimc"})
+    assert cfg.bc_teacher == "phase:base=heuristic;play=pimc"
+    with pytest.raises(ConfigError, match="bc_decisions is 0"):
+        config_from_dict({"bc_teacher": "pimc"})
+    with pytest.raises(ConfigError, match="bc_teacher 'nosuch'"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": "nosuch"})
+    with pytest.raises(ConfigError, match="bc_teacher 'double_dummy'"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": "double_dummy"})
+    with pytest.raises(ConfigError, match="bc_teacher must be a str"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": 3})
