@@ -90,7 +90,8 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     finally:
         backend.close()
     parts = [done[k] for k in range(shards)]
-    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("obs", "masks", "actions", "returns")),
+    fields = ("obs", "masks", "actions", "returns")
+    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields),
                           episodes=sum(p.episodes for p in parts))
 
 
