@@ -155,7 +155,8 @@ class Config:
     max_redeals: int = 100
     """the env's max_redeals: all-pass deals in a row before the episode is truncated (0 = no cap)"""
     total_steps: int = 1_000_000
-    """budget in learner decisions (env steps that produce training data)"""
+    """budget in learner decisions (env steps that produce training data); 0 with bc_decisions: the
+    behaviour cloning alone (a distillation run)"""
     max_wall_time: float = 0.0
     """stop training after this many seconds (0 = no cap); evaluation time not included"""
     torch_threads: int = 1
@@ -260,7 +261,11 @@ class Config:
             raise ConfigError(f"variant: {err}") from None
         for name in ("seed", "eval_seed"):
             _int_range(name, getattr(self, name), 0, 2**63 - 1)
-        for name in ("total_steps", "torch_threads", "snapshot_interval", "pool_size",
+        _int_range("total_steps", self.total_steps, 0)
+        if self.total_steps == 0 and (self.algo != "ppo" or self.bc_decisions <= 0):
+            raise ConfigError("total_steps 0 trains nothing: it is for a behaviour-cloning run alone "
+                              "(algo ppo with bc_decisions > 0, e.g. distilling a bc_teacher into one network)")
+        for name in ("torch_threads", "snapshot_interval", "pool_size",
                      "checkpoint_interval", "log_interval", "eval_workers", "bc_epochs", "bc_batch_size"):
             _int_range(name, getattr(self, name), 1)
         for name in ("max_hands", "max_redeals", "eval_interval", "eval_deals", "final_eval_deals", "bc_decisions"):

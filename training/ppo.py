@@ -120,7 +120,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False, on_update: OnUpdate |
     run.save(run.payload(model, optimizer, global_step, update, checkpoint_extra()))
     run.close()
     return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
-            "elapsed": time.time() - run.start, "actor_restarts": restarts}
+            "elapsed": time.time() - run.start, "actor_restarts": restarts, "bc": bc_stats}
 
 
 def collect(actor: Actor, workers: Workers | None, steps: int) -> Rollout:

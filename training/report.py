@@ -123,6 +123,17 @@ def verdict_lines(results: dict[str, dict[str, Any]], reference: dict[str, Any] 
     return lines + [""]
 
 
+def bc_line(cfg: Config, bc: dict[str, Any]) -> str:
+    """The report's line on the behaviour-cloning warm start (empty without one); its time is
+    part of the training time above."""
+    if not bc.get("decisions"):
+        return ""
+    teacher = cfg.bc_teacher or cfg.ppo.prior or "heuristic"
+    return (f"- behaviour cloning first: {int(bc['decisions']):,} decisions of `{teacher}` "
+            f"({int(bc.get('episodes', 0)):,} episodes; {bc.get('collect_seconds', 0.0) / 60:.1f} min to collect, "
+            f"{bc.get('seconds', 0.0) / 60:.1f} min in all), accuracy {bc.get('bc_accuracy', 0.0):.1%}")
+
+
 def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], summary: dict[str, Any],
                  reference: dict[str, Any] | None = None) -> str:
     """Write ``report.md`` (and its PNGs) into ``run_dir``; returns the report's path.
@@ -138,6 +149,7 @@ def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], 
         (f"- learner decisions: {summary.get('global_step', 0):,} in {summary.get('update', 0)} updates, "
          f"{summary.get('elapsed', 0.0) / 60:.1f} min of training"),
         f"- learner decisions per second: {sum(sps) / len(sps):,.0f} (mean over updates)" if sps else "",
+        bc_line(cfg, summary.get("bc") or {}),
         f"- checkpoint: `{summary.get('checkpoint', '')}` (load with `make_agent('checkpoint:PATH')`)",
         "",
         "## Arena (duplicate deals, final policy as team a)",

@@ -181,3 +181,37 @@ def test_bc_teacher_is_validated():
         config_from_dict({"bc_decisions": 100, "bc_teacher": "double_dummy"})
     with pytest.raises(ConfigError, match="bc_teacher must be a str"):
         config_from_dict({"bc_decisions": 100, "bc_teacher": 3})
+
+
+def test_a_distillation_run_is_the_cloning_alone(tmp_path):
+    """``total_steps: 0`` with ``bc_decisions``: the network imitates ``bc_teacher`` and nothing else
+    (no PPO update); the file loads and plays; the report names the teacher. Without cloning a
+    budget of 0 is refused."""
+    from agents import make_agent
+    from training.report import bc_line
+
+    out = tmp_path / "distil"
+    teacher = "phase:base=heuristic;play=random"
+    summary = cli.run(_tiny(tmp_path, total_steps=0, bc_teacher=teacher), str(out), evaluate=False)
+    assert summary["global_step"] == 0 and summary["update"] == 0
+    assert summary["bc"]["decisions"] >= 600
+    scalars = read_scalars(str(out / "tb"))
+    assert "losses/bc_loss" in scalars and "losses/policy_loss" not in scalars
+    agent = make_agent(f"checkpoint:{out / 'checkpoint.pt'}")
+    env_view = _first_view()
+    assert env_view.legal >> agent.act(env_view) & 1
+    line = bc_line(config_from_dict({"bc_decisions": 600, "bc_teacher": teacher}), summary["bc"])
+    assert teacher in line and f"{int(summary['bc']['decisions']):,} decisions" in line
+    assert bc_line(config_from_dict({}), {}) == ""
+    for bad in ({"total_steps": 0}, {"total_steps": 0, "bc_decisions": 10, "algo": "dmc"}, {"total_steps": -1}):
+        with pytest.raises(ConfigError, match="total_steps"):
+            config_from_dict(bad)
+
+
+def _first_view():
+    import random
+
+    from crowsnest_env.rules import new_game, player_view
+
+    state = new_game("crowsnest", rng=random.Random(3))
+    return player_view(state, state.to_move)
