@@ -116,9 +116,11 @@ def standing(results: Path) -> list[str]:
         ("`pimc` (16 worlds x 20,000 nodes, bid margin 0)", pairing(results, "pimc_vs_heuristic_crowsnest_seed0.json")),
         (f"main job's policy ({millions(main['total_steps'])} decisions)",
          pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
-        (f"`learned` (the shipped long-config policy, {millions(long['total_steps'])} decisions)",
+        (f"the long-config policy ({millions(long['total_steps'])} decisions; the shipped file's auction teacher)",
          pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
-        ("`learned`", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
+        ("`learned` (the shipped file: that auction and the card-play policy's tricks, distilled)",
+         pairing(results, "distill/eval.json", "heuristic")),
+        ("`learned`", pairing(results, "distill/eval.json", "random")),
     ]
     for name, extra in (("`learned`", "learned_vs_pimc_crowsnest.json"),
                         ("`expert` (bidding as `pimc`)", "expert_vs_pimc_crowsnest_seed29.json"),
@@ -131,7 +133,7 @@ def standing(results: Path) -> list[str]:
     return lines
 
 
-POLICY_RUNS = {"crowsnest": ("crowsnest_ppo_long", "configs/crowsnest_ppo_long.yaml")}
+POLICY_RUNS = {"crowsnest": ("distill", "configs/crowsnest_distill.yaml")}
 """rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
 configs/policies/<rule set>.yaml"""
 
@@ -163,6 +165,16 @@ def policies(results: Path) -> list[str]:
     return lines
 
 
+def stale_files(files: dict[str, str]) -> str:
+    """A note for a result whose agent files (path -> SHA-256, as recorded) are not the ones in the
+    tree now: it measured an earlier file of that name."""
+    import hashlib
+
+    old = [digest for path, digest in files.items()
+           if not (ROOT / path).is_file() or hashlib.sha256((ROOT / path).read_bytes()).hexdigest() != digest]
+    return f" (an earlier file, SHA-256 {old[0][:8]})" if old else ""
+
+
 EXPLOIT_TARGETS = ("random", "heuristic", "learned", "pimc")
 """the exploitability table's rows, in this order, where docs/results/exploit/<target>_crowsnest/exploit.json exists"""
 
@@ -185,7 +197,8 @@ def exploit(results: Path) -> list[str]:
         br, tg = bid["best_response"], bid["target_vs_best_response"]
         phases = d.get("by_phase") or {}
         split = ", ".join(signed(phases[g]["adp"]) for g in ("auction", "discard", "play") if g in phases)
-        lines.append(cells(f"`{target}`", f"{millions(d['budget']['trained_decisions'])} "
+        lines.append(cells(f"`{target}`{stale_files(d.get('target_files') or {})}",
+                           f"{millions(d['budget']['trained_decisions'])} "
                            f"({d['budget']['training_seconds'] / 60:.0f})", e["deals"], f"**{adp(e)}**",
                            f"`{best}` {adp(refs[best])}", f"{rate(br['declare_rate'])} / {rate(br['made_rate'])}",
                            f"{rate(tg['declare_rate'])} / {rate(tg['made_rate'])}", split or "—"))
@@ -277,6 +290,7 @@ def ppo(results: Path) -> list[str]:
                      f"{rate(p['made_rate_a'])} / {rate(p['made_rate_b'])}")
 
     main, long = run_config(results, "crowsnest_ppo"), run_config(results, "crowsnest_ppo_long")
+    distill = run_config(results, "distill")
     vs_pimc = pairing(results, "learned_vs_pimc_crowsnest.json")
     return [
         "| run | training | b | deals | adp (learner − b) | 95% CI | made rate learner / b |",
@@ -289,6 +303,10 @@ def ppo(results: Path) -> list[str]:
         row("long `configs/crowsnest_ppo_long.yaml`: the main job's recipe, fixed budget",
             f"{millions(long['total_steps'])} decisions", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
         row("", "", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic"), bold=True),
+        row("shipped `learned`, `configs/crowsnest_distill.yaml`: the long run's auction and the card-play "
+            "policy's tricks (`docs/results/card_play/`) cloned into one network",
+            f"{millions(distill['bc_decisions'])} cloned decisions", pairing(results, "distill/eval.json", "random")),
+        row("", "", pairing(results, "distill/eval.json", "heuristic"), bold=True),
         row("", "", vs_pimc, bold=True, deals=f"{vs_pimc['deals']} (seed {vs_pimc['seed']})"),
     ]
 
@@ -303,7 +321,7 @@ def levels(results: Path) -> list[str]:
     strength = {
         "easy": ("`heuristic`", pairing(results, "easy_vs_heuristic_crowsnest.json")),
         "normal": ("`random`", pairing(results, "heuristic_vs_random_crowsnest.json")),
-        "hard": ("`heuristic`", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
+        "hard": ("`heuristic`", pairing(results, "distill/eval.json", "heuristic")),
         "expert": ("`pimc`", pairing(results, "expert_vs_pimc_crowsnest_seed29.json")),  # with the shipped policy
     }
     if set(strength) != set(LEVELS):
