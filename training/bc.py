@@ -90,9 +90,9 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     finally:
         backend.close()
     parts = [done[k] for k in range(shards)]
-    fields = ("obs", "masks", "actions", "returns")
-    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields),
-                          episodes=sum(p.episodes for p in parts))
+    return Demonstrations(np.concatenate([p.obs for p in parts]), np.concatenate([p.masks for p in parts]),
+                          np.concatenate([p.actions for p in parts]), np.concatenate([p.returns for p in parts]),
+                          sum(p.episodes for p in parts))
 
 
 def _collect_shard(task: tuple[int, tuple[Any, ...]]) -> tuple[int, Demonstrations]:
