@@ -133,7 +133,9 @@ def standing(results: Path) -> list[str]:
     return lines
 
 
-POLICY_RUNS = {"crowsnest": ("distill", "configs/crowsnest_distill.yaml")}
+POLICY_RUNS = {"crowsnest": ("distill", "configs/crowsnest_distill.yaml"),
+               "tournament_nocrow": ("variants/tournament_nocrow_distill",
+                                     "configs/policies/tournament_nocrow_distill.yaml")}
 """rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
 configs/policies/<rule set>.yaml"""
 
