@@ -8,7 +8,8 @@
   for the resulting points, which counts the bid being made or set; the move with the best
   mean wins, ties broken by the heuristic's choice. ``time_limit`` (seconds, off by default so
   that play never depends on the machine's load) stops sampling early (after ``min_samples``);
-  ``from_trick`` leaves the first tricks to the heuristic.
+  ``from_trick`` leaves the first tricks to the heuristic. ``keep`` (points, default 0) keeps
+  the guide's card (the heuristic's, or the policy's) unless the best mean beats it by more.
 - The default budget (16 worlds, 20,000 nodes each) costs about 14 ms of one core per searched
   card in crowsnest; the compiled solver made it affordable (the pure-Python solver's 8 worlds
   of 3,000 nodes cost about 50 ms). More worlds, deeper horizons and exact solves from earlier
@@ -97,7 +98,8 @@ class PIMCAgent:
     def __init__(self, seed: int | None = None, samples: int = 16, nodes: int = 20000, exact: int = 0,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int = 0, policy: Agent | None = None, inference: bool | str = False,
-                 temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None):
+                 temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
+                 keep: float = 0.0):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -135,6 +137,12 @@ class PIMCAgent:
             raise ValueError("pimc option inference needs policy= a trained policy (learned or checkpoint:PATH)")
         if self.temperature < 0:
             raise ValueError(f"pimc option temperature must be >= 0, got {temperature!r}")
+        # points by which the best card's mean must beat the guide's card before the search leaves
+        # it: 0 plays the best mean; more keeps the guide's play where the search is not clearly
+        # better (a teacher whose departures from the guide are the clear ones)
+        self.keep = number_option("keep", keep)
+        if self.keep < 0:
+            raise ValueError(f"pimc option keep must be >= 0 points, got {keep!r}")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -190,4 +198,8 @@ class PIMCAgent:
             return (choose_card(view) if self.policy is None
                     else self.policy.act(view) - view.layout.play_offset)
 
+        if self.keep > 0:
+            guide = preferred()
+            if guide in scores and scores[guide] >= max(scores.values()) - self.keep:
+                return guide
         return pick_card(view, scores, preferred)

@@ -146,3 +146,41 @@ def test_auction_option_picks_the_bidder() -> None:
     for bad, words in (({"auction": "pimc"}, "auction must be one of"), ({"auction": "policy"}, "needs policy")):
         with pytest.raises(ValueError, match=words):
             PIMCAgent(**bad)
+
+
+def test_keep_leaves_the_guides_card_only_for_a_clearly_better_one() -> None:
+    """``keep=X``: the guide's card unless the best card's mean beats it by more than X points;
+    a keep larger than any score gap is the guide's play, card for card."""
+    from agents.heuristic import choose_card
+
+    views = []
+    for seed in range(12):
+        state = new_game("crowsnest", rng=random.Random(seed), dealer=seed % NUM_SEATS)
+        bot = HeuristicAgent(seed)
+        while state.phase < Phase.DEAL:
+            view = player_view(state, state.to_move)
+            if view.phase is Phase.PLAY and (view.legal >> view.layout.play_offset).bit_count() > 1:
+                views.append(view)
+            state.apply(bot.act(view))
+    views = views[::7]
+    plain, huge, mid = PIMCAgent(0, samples=4, nodes=2000), PIMCAgent(0, samples=4, nodes=2000, keep=1e6), \
+        PIMCAgent(0, samples=4, nodes=2000, keep=15.0)
+    off = views[0].layout.play_offset
+    left = 0
+    for view in views:
+        for agent in (plain, huge, mid):
+            agent.reset(1)  # the same worlds for the three
+        guide = choose_card(view)
+        assert huge.act(view) - off == guide
+        action, scores = mid.explain(view)  # the decision and the means it was taken on
+        card = action - off
+        vals = {c - off: v for c, v in scores.items()}
+        if card != guide:
+            left += 1
+            assert vals[card] > vals[guide] + 15.0 and vals[card] == max(vals.values())
+        else:
+            assert vals[guide] >= max(vals.values()) - 15.0
+    assert 0 < left < len(views) and plain.keep == 0.0
+    for bad in (-1, float("nan"), "x"):
+        with pytest.raises(ValueError, match="keep"):
+            PIMCAgent(keep=bad)
