@@ -33,8 +33,10 @@ class ExpertAgent(PIMCAgent):
     def __init__(self, seed: int | None = None, samples: int = 24, nodes: int = 20000, exact: int = 5,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int = 0, policy: Agent | None = None, inference: bool | str = True,
-                 temperature: float = 0.5, bid_margin: float = 0.0, auction: str | None = "heuristic"):
+                 temperature: float = 0.5, bid_margin: float = 0.0, auction: str | None = "heuristic",
+                 keep: float = 0.0):
         super().__init__(seed=seed, samples=samples, nodes=nodes, exact=exact, time_limit=time_limit,
                          min_samples=min_samples, trump_bias=trump_bias, from_trick=from_trick,
                          policy=policy if policy is not None else LearnedAgent(seed=seed),  # learned by default
-                         inference=inference, temperature=temperature, bid_margin=bid_margin, auction=auction)
+                         inference=inference, temperature=temperature, bid_margin=bid_margin, auction=auction,
+                         keep=keep)

@@ -10,7 +10,7 @@ import pytest
 from agents._eval import outcome
 from agents._sampler import NEST, sample_world, slot_sizes
 from agents.arena import play_duplicate_deal
-from agents.heuristic import HeuristicAgent
+from agents.heuristic import HeuristicAgent, choose_card
 from agents.pimc import PIMCAgent
 from crowsnest_env.agent import RandomAgent
 from crowsnest_env.rules import (
@@ -151,8 +151,6 @@ def test_auction_option_picks_the_bidder() -> None:
 def test_keep_leaves_the_guides_card_only_for_a_clearly_better_one() -> None:
     """``keep=X``: the guide's card unless the best card's mean beats it by more than X points;
     a keep larger than any score gap is the guide's play, card for card."""
-    from agents.heuristic import choose_card
-
     views = []
     for seed in range(12):
         state = new_game("crowsnest", rng=random.Random(seed), dealer=seed % NUM_SEATS)

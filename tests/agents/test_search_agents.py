@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from agents import make_agent
 from agents.arena import run_pairing
 from agents.deal_sets import RULE_SETS
+from agents.expert import ExpertAgent
+from agents.pimc import PIMCAgent
 from crowsnest_env.rules import Phase, get_variant, player_view
 from crowsnest_env.table import Table
 
@@ -60,3 +64,12 @@ def test_expert_plays_with_the_policy_of_the_rules():
         view = table.view()
         assert view.phase is Phase.AUCTION
         assert expert.act(view) == learned.act(view)
+
+
+def test_expert_takes_every_pimc_option():
+    """agents/expert.py promises that every option of pimc can be set on expert: hold the two
+    signatures together, so a new pimc option is not silently refused by expert."""
+    pimc = set(inspect.signature(PIMCAgent.__init__).parameters)
+    expert = set(inspect.signature(ExpertAgent.__init__).parameters)
+    assert pimc == expert
+    assert make_agent("expert?keep=5").keep == 5.0
