@@ -199,7 +199,8 @@ class PIMCAgent:
                     else self.policy.act(view) - view.layout.play_offset)
 
         if self.keep > 0:
-            guide = preferred()
-            if guide in scores and scores[guide] >= max(scores.values()) - self.keep:
+            guide = preferred()  # asked once: a policy guide's forward pass is not repeated for the tie-break
+            if scores[guide] >= max(scores.values()) - self.keep:
                 return guide
+            return pick_card(view, scores, lambda: guide)
         return pick_card(view, scores, preferred)
