@@ -50,12 +50,19 @@ class ActorCritic(nn.Module):
         nn.init.orthogonal_(self.policy.weight, 0.01)
         nn.init.zeros_(self.policy.bias)
 
+    def prior_bonus(self, obs: torch.Tensor) -> torch.Tensor:
+        """What the prior adds to the policy head's logits: ``prior_weight`` x the one-hot of its
+        action (the actor input's last columns); zeros without a prior."""
+        if not self.prior_weight:
+            return torch.zeros(obs.shape[:-1] + (self.num_actions,), dtype=obs.dtype, device=obs.device)
+        return self.prior_weight * obs[..., self.actor_size - self.num_actions:self.actor_size]
+
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = obs[..., :self.actor_size] if self.oracle_size else obs
         h = self.trunk(x)
         logits = self.policy(h)
         if self.prior_weight:
-            logits = logits + self.prior_weight * x[..., -self.num_actions:]
+            logits = logits + self.prior_bonus(x)
         if self.critic is None:
             return logits, self.value(h).squeeze(-1)
         if obs.shape[-1] != self.actor_size + self.oracle_size:  # an agent's input: no oracle columns

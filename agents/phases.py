@@ -76,5 +76,12 @@ class PhaseAgent:
     def act(self, view: PlayerView) -> int:
         return self.agents[_GROUP_OF[view.phase]].act(view)
 
+    def explain(self, view: PlayerView) -> tuple[int, dict[int, float] | None]:
+        """The phase's agent's action and its value of each legal action (its ``explain``, as
+        :meth:`agents.pimc.PIMCAgent.explain`), or None where that agent gives no values."""
+        agent = self.agents[_GROUP_OF[view.phase]]
+        explain = getattr(agent, "explain", None)
+        return explain(view) if explain is not None else (agent.act(view), None)
+
 
 __all__ = ["PHASE_GROUPS", "PREFIX", "PhaseAgent", "parse_phase_spec", "phase_spec"]

@@ -10,7 +10,12 @@ from the first update. The pieces, importable and tested on their own:
   Monte-Carlo return. A search teacher (``pimc``'s card play: expert iteration's imitation
   step) is slow, so its games can be split over worker processes.
 - :func:`bc_loss`: masked cross-entropy of the policy head (illegal logits masked) plus,
-  optionally, mean squared error of the value head against those returns.
+  optionally, mean squared error of the value head against those returns. With the teacher's
+  action *values* (``values=True``: a search teacher's ``explain``, e.g. ``pimc``'s mean score of
+  each card), the decisions it valued are learnt by regression instead (:func:`value_regression`):
+  the policy head's logits, less the prior's bonus, fit the teacher's values in units of
+  ``value_scale`` points, so a residual policy leaves its prior's move where it predicts a gain
+  of more than ``prior_weight x value_scale`` points, not wherever the teacher's argmax did.
 - :func:`behaviour_clone`: the minibatch epochs (its own Adam), logging ``losses/bc_loss``,
   ``losses/bc_value_loss`` and ``charts/bc_accuracy``.
 - :func:`masked_accuracy`: how often the greedy (masked argmax) action is the heuristic's.
@@ -43,6 +48,8 @@ class Demonstrations:
     actions: np.ndarray
     returns: np.ndarray
     episodes: int = 0
+    values: np.ndarray | None = None
+    """(N, A) the teacher's value of each action where it gave them (NaN elsewhere), or None"""
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -56,7 +63,7 @@ processes play does not depend on how many there are"""
 def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
                            gamma: float = 1.0, chunk: int = 8192, progress: bool = False, prior: str = "",
                            oracle: bool = False, teacher: str = "", shards: int = 1, workers: int = 1,
-                           **episode_options: Any) -> Demonstrations:
+                           values: bool = False, **episode_options: Any) -> Demonstrations:
     """At least ``decisions`` teacher decisions (whole episodes), all four seats the teacher.
 
     The teacher is ``teacher`` (an agent name, e.g. ``phase:base=heuristic;play=pimc``), else the
@@ -66,6 +73,9 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     head's target. With a ``prior`` the observations carry its columns (whoever the teacher is),
     with ``oracle`` an oracle critic's columns too (:func:`training.rollout.oracle_columns`).
 
+    ``values`` also keeps the teacher's action values (:class:`training.rollout.AgentController`);
+    the teacher must give them (an ``explain``, as ``pimc``'s).
+
     ``shards > 1`` splits the decisions over that many collectors (seeds ``seed + k``), run by
     ``workers`` processes (:class:`agents.backends.LocalBackend`) and joined in shard order, so
     the result depends on ``shards`` but not on ``workers``; ``shards = 1`` is one collector.
@@ -74,11 +84,12 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
         raise ValueError(f"shards and workers must be >= 1, got {shards} and {workers}")
     if shards == 1:
         return _collect(variant, decisions, seed, num_envs, gamma, chunk, progress, prior, oracle, teacher,
-                        episode_options)
+                        values, episode_options)
     from agents.backends import LocalBackend
 
     per = -(-decisions // shards)
-    tasks = [(k, (variant, per, seed + k, num_envs, gamma, chunk, False, prior, oracle, teacher, episode_options))
+    tasks = [(k, (variant, per, seed + k, num_envs, gamma, chunk, False, prior, oracle, teacher, values,
+                  episode_options))
              for k in range(shards)]
     done: dict[int, Demonstrations] = {}
     backend = LocalBackend(min(workers, shards))
@@ -92,7 +103,8 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     parts = [done[k] for k in range(shards)]
     return Demonstrations(np.concatenate([p.obs for p in parts]), np.concatenate([p.masks for p in parts]),
                           np.concatenate([p.actions for p in parts]), np.concatenate([p.returns for p in parts]),
-                          sum(p.episodes for p in parts))
+                          sum(p.episodes for p in parts),
+                          np.concatenate([p.values for p in parts if p.values is not None]) if values else None)
 
 
 def _collect_shard(task: tuple[int, tuple[Any, ...]]) -> tuple[int, Demonstrations]:
@@ -104,8 +116,8 @@ def _collect_shard(task: tuple[int, tuple[Any, ...]]) -> tuple[int, Demonstratio
 
 
 def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: float, chunk: int,
-             progress: bool, prior: str, oracle: bool, teacher: str, episode_options: dict[str, Any]
-             ) -> Demonstrations:
+             progress: bool, prior: str, oracle: bool, teacher: str, values: bool,
+             episode_options: dict[str, Any]) -> Demonstrations:
     from agents import make_agent
     from agents.heuristic import HeuristicAgent
     from agents.prior import make_prior
@@ -114,35 +126,70 @@ def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: 
         agent, name = make_agent(teacher, seed=seed), teacher
     else:
         agent, name = (make_prior(prior) if prior else HeuristicAgent(seed=seed)), prior or "heuristic"
-    controller = AgentController(agent, name, record=True)
+    controller = AgentController(agent, name, record=True, values=values)
     collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, oracle=oracle, **episode_options)
 
     def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:
         return [controller] * 4, (0, 1, 2, 3)
 
     parts: list[tuple[np.ndarray, ...]] = []
+    valued: list[np.ndarray] = []
     total = episodes = 0
     with tqdm(total=decisions, disable=not progress, unit="dec", desc="bc-collect", dynamic_ncols=True) as bar:
         while total < decisions:
             ro = collector.collect(assign, min(chunk, decisions - total))
             rets = mc_returns(ro.rewards, ro.dones, gamma)
             parts.append((ro.obs, ro.masks, ro.actions, rets))
+            if values and len(ro):
+                valued.append(ro.extras["values"])
             total += len(ro)
             episodes += ro.episodes
             bar.update(len(ro))
     obs, masks, actions, returns = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    kept = np.concatenate(valued).astype(np.float32, copy=False) if values else None
     return Demonstrations(obs.astype(np.float32, copy=False), masks.astype(bool, copy=False),
-                          actions.astype(np.int64, copy=False), returns.astype(np.float32, copy=False), episodes)
+                          actions.astype(np.int64, copy=False), returns.astype(np.float32, copy=False), episodes,
+                          kept)
+
+
+def value_regression(head: torch.Tensor, targets: torch.Tensor, scale: float) -> torch.Tensor:
+    """Per-row mean squared error between the centred ``head`` logits and the centred ``targets``
+    / ``scale`` over the entries where ``targets`` is finite (rows with fewer than two give 0).
+
+    Centring on each row's mean leaves only differences between actions to fit: a logit gap of 1
+    is a value gap of ``scale`` (the teacher's points)."""
+    known = torch.isfinite(targets)
+    count = known.sum(-1).clamp(min=1)
+    t = torch.where(known, targets, torch.zeros_like(targets)) / scale
+    h = torch.where(known, head, torch.zeros_like(head))
+    err = (h - (h.sum(-1) / count).unsqueeze(-1)) - (t - (t.sum(-1) / count).unsqueeze(-1))
+    return torch.where(known, err, torch.zeros_like(err)).pow(2).sum(-1) / count
 
 
 def bc_loss(model: ActorCritic, obs: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
-            returns: torch.Tensor | None = None, vf_coef: float = 0.5) -> tuple[torch.Tensor, dict[str, float]]:
-    """Masked cross-entropy of ``actions`` (+ ``vf_coef`` * 0.5 MSE of the value when ``returns``)."""
+            returns: torch.Tensor | None = None, vf_coef: float = 0.5, targets: torch.Tensor | None = None,
+            value_scale: float = 10.0) -> tuple[torch.Tensor, dict[str, float]]:
+    """Masked cross-entropy of ``actions`` (+ ``vf_coef`` * 0.5 MSE of the value when ``returns``).
+
+    With ``targets`` (the teacher's action values, NaN where none), a row with at least two valued
+    actions is fitted by :func:`value_regression` of the policy head less the prior's bonus instead
+    of the cross-entropy; the other rows (the teacher gave no values) keep the cross-entropy."""
     logits, values = model(obs)
     dist = MaskedCategorical(logits, masks)
-    ce = -dist.log_prob(actions).mean()
-    loss = ce
-    stats = {"bc_loss": ce.item()}
+    nll = -dist.log_prob(actions)
+    stats: dict[str, float] = {}
+    if targets is None:
+        ce = nll.mean()
+        loss = ce
+    else:
+        valued = torch.isfinite(targets).sum(-1) >= 2
+        plain = (~valued).float()
+        ce = (nll * plain).sum() / plain.sum().clamp(min=1)
+        reg = value_regression(logits - model.prior_bonus(obs), targets, value_scale)
+        reg = (reg * valued.float()).sum() / valued.float().sum().clamp(min=1)
+        loss = ce + reg
+        stats["bc_regression_loss"] = reg.item()
+    stats["bc_loss"] = ce.item()
     if returns is not None:
         v_loss = 0.5 * ((values - returns) ** 2).mean()
         loss = loss + vf_coef * v_loss
@@ -171,8 +218,10 @@ def masked_accuracy(model: ActorCritic, obs: np.ndarray, masks: np.ndarray, acti
 def behaviour_clone(model: ActorCritic, demos: Demonstrations, *, epochs: int, batch_size: int,
                     learning_rate: float, fit_value: bool = True, vf_coef: float = 0.5,
                     max_grad_norm: float = 0.5, log: Callable[[dict[str, float], int], None] | None = None,
-                    progress: bool = False) -> dict[str, float]:
+                    progress: bool = False, value_scale: float = 10.0) -> dict[str, float]:
     """Minibatch epochs of :func:`bc_loss` with a fresh Adam; returns the last epoch's means.
+
+    Demonstrations with ``values`` are fitted on them where given (``value_scale`` points a logit).
 
     Trains on the model's device; shuffles with torch's global generator (seeded by the trainer).
     ``log(scalars, step)`` is called once per epoch with ``step`` = the epoch number (1, 2, ...): the ``bc`` tags have
@@ -182,6 +231,7 @@ def behaviour_clone(model: ActorCritic, demos: Demonstrations, *, epochs: int, b
     device = next(model.parameters()).device
     obs, masks = torch.from_numpy(demos.obs), torch.from_numpy(demos.masks)
     actions, returns = torch.from_numpy(demos.actions), torch.from_numpy(demos.returns)
+    targets = torch.from_numpy(demos.values) if demos.values is not None else None
     n = len(demos)
     model.train()
     summary: dict[str, float] = {}
@@ -194,7 +244,8 @@ def behaviour_clone(model: ActorCritic, demos: Demonstrations, *, epochs: int, b
         for start in range(0, n, batch_size):
             mb = perm[start:start + batch_size]
             loss, s = bc_loss(model, obs[mb].to(device), masks[mb].to(device), actions[mb].to(device),
-                              returns[mb].to(device) if fit_value else None, vf_coef)
+                              returns[mb].to(device) if fit_value else None, vf_coef,
+                              targets[mb].to(device) if targets is not None else None, value_scale)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), max_grad_norm)

@@ -27,6 +27,7 @@ from crowsnest_env.yamlfile import parse_yaml, read_yaml
 
 BACKENDS = ("local", "ray")
 DEVICES = ("auto", "cpu", "cuda")
+BC_TARGETS = ("action", "values")
 
 
 class ConfigError(ValueError):
@@ -198,6 +199,13 @@ class Config:
     """Adam step size of behaviour cloning (its own optimizer; PPO's starts fresh afterwards)"""
     bc_value: bool = True
     """also fit the value head to the Monte-Carlo returns of the demonstration games (weight ppo.vf_coef)"""
+    bc_target: str = "action"
+    """what is imitated: ``action`` (cross-entropy of the teacher's moves) or ``values`` (where a search
+    teacher valued the moves, e.g. ``pimc``'s card play, the policy head less the prior's bonus
+    regresses on those values: a residual policy then leaves the prior's move only where it predicts
+    more than ``ppo.prior_weight x bc_value_scale`` points over it; :mod:`training.bc`)"""
+    bc_value_scale: float = 10.0
+    """with ``bc_target: values``: the teacher's points per logit"""
     snapshot_interval: int = 10
     """updates between snapshots added to the opponent pool"""
     pool_size: int = 20
@@ -279,6 +287,8 @@ class Config:
         if set(phases) != set(TRAIN_PHASES) and self.teacher_auction > 0:
             raise ConfigError("train_phases and teacher_auction both give the learner's seats a teacher; set one")
         _real("bc_learning_rate", self.bc_learning_rate, 0.0, positive=True)
+        _choice("bc_target", self.bc_target, BC_TARGETS)
+        _real("bc_value_scale", self.bc_value_scale, 0.0, positive=True)
         if self.ppo.prior and self.algo != "ppo":
             raise ConfigError(f"ppo.prior (a residual policy) is for algo ppo, not {self.algo}")
         if self.ppo.oracle_critic and self.algo != "ppo":
@@ -332,12 +342,21 @@ class Config:
         if not isinstance(name, str):
             raise ConfigError(f"bc_teacher must be an agent name (or empty), got {name!r}")
         if not name.strip():
+            if self.bc_target == "values":
+                raise ConfigError("bc_target values needs a bc_teacher that values its moves (e.g. pimc's card play: "
+                                  "phase:base=heuristic;play=pimc); the default teacher gives no values")
             return
         if self.bc_decisions <= 0:
             raise ConfigError(f"bc_teacher {name!r} is set but bc_decisions is 0: nothing would be imitated")
         problem = opponent_agent_problem(name, variant)
         if problem is not None:
             raise ConfigError(f"bc_teacher {name!r}: {problem}")
+        if self.bc_target == "values":
+            from agents import make_agent
+
+            if not callable(getattr(make_agent(name, seed=0), "explain", None)):
+                raise ConfigError(f"bc_target values needs a bc_teacher that values its moves (pimc, expert, or a "
+                                  f"phase agent with one), and {name!r} gives none")
 
     def _validate_ppo(self) -> None:
         a = self.ppo

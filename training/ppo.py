@@ -179,11 +179,13 @@ def warm_start(spec: RunSpec, model: ActorCritic, run: Run) -> dict[str, float]:
     demos = collect_demonstrations(spec.variant, cfg.bc_decisions, cfg.seed + 3, num_envs=cfg.ppo.num_envs,
                                    gamma=cfg.ppo.gamma, progress=cfg.progress, prior=cfg.ppo.prior,
                                    oracle=cfg.ppo.oracle_critic, teacher=cfg.bc_teacher, shards=shards,
-                                   workers=cfg.ppo.rollout_workers, **cfg.episode_options())
+                                   workers=cfg.ppo.rollout_workers, values=cfg.bc_target == "values",
+                                   **cfg.episode_options())
     t_collect = time.time() - t0
     stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,
                             learning_rate=cfg.bc_learning_rate, fit_value=cfg.bc_value, vf_coef=cfg.ppo.vf_coef,
-                            max_grad_norm=cfg.ppo.max_grad_norm, log=run.scalars, progress=cfg.progress)
+                            max_grad_norm=cfg.ppo.max_grad_norm, log=run.scalars, progress=cfg.progress,
+                            value_scale=cfg.bc_value_scale)
     out = {**stats, "decisions": float(len(demos)), "episodes": float(demos.episodes),
            "collect_seconds": t_collect, "seconds": time.time() - t0}
     run.scalars({"charts/bc_decisions": out["decisions"], "charts/bc_seconds": out["seconds"]}, 0)

@@ -111,14 +111,18 @@ class NetController:
 class AgentController:
     """A view agent (``act(view) -> id``), reseeded at the start of each episode.
 
-    With ``record`` its decisions in learner seats are kept as transitions (no extras): the
-    demonstrations of behaviour cloning (:mod:`training.bc`).
+    With ``record`` its decisions in learner seats are kept as transitions: the demonstrations of
+    behaviour cloning (:mod:`training.bc`). With ``values`` too, the agent's ``explain`` is asked
+    instead of ``act`` and each transition keeps the extra ``values``: the agent's value of every
+    action (NaN where it gave none: illegal actions, and whole rows where it searched nothing).
     """
 
     batched = False
 
-    def __init__(self, agent: Agent, name: str, record: bool = False):
-        self.agent, self.name, self.record = agent, name, record
+    def __init__(self, agent: Agent, name: str, record: bool = False, values: bool = False):
+        if values and not callable(getattr(agent, "explain", None)):
+            raise ValueError(f"agent {name!r} gives no action values (it has no explain)")
+        self.agent, self.name, self.record, self.values = agent, name, record, values
 
 
 class PhaseTeacher:
@@ -304,6 +308,10 @@ class SelfPlayCollector:
                         g_obs = np.concatenate([g_obs, hidden], axis=1)
                 if c.batched:
                     acts, extras = c.act(g_obs, g_masks)
+                elif record and getattr(c, "values", False):
+                    picks = [c.agent.explain(venv.view(i)) for i in idx]
+                    acts = np.asarray([a for a, _ in picks], dtype=np.int64)
+                    extras = {"values": value_rows([v for _, v in picks], self.num_actions)}
                 else:
                     acts = np.asarray([c.agent.act(venv.view(i)) for i in idx], dtype=np.int64)
                     if record and teacher is not None and teacher.learner.score:
@@ -340,6 +348,15 @@ class SelfPlayCollector:
     def set_state(self, state: dict[str, Any]) -> None:
         self.rng.setstate(random_state(state["rng"]))
         self.venv.set_generator_states([random_state(s) for s in state["games"]])
+
+
+def value_rows(values: Sequence[dict[int, float] | None], num_actions: int) -> np.ndarray:
+    """(B, num_actions) float32 of ``explain``'s values by action id, NaN where none was given."""
+    out = np.full((len(values), num_actions), np.nan, dtype=np.float32)
+    for j, v in enumerate(values):
+        if v:
+            out[j, list(v)] = list(v.values())
+    return out
 
 
 def _stack(out: dict[str, list], stats: Rollout, num_actions: int) -> Rollout:

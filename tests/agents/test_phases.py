@@ -43,6 +43,31 @@ def test_each_phase_goes_to_its_agent(variant):
     assert all(p.resets == 1 for p in parts.values())
 
 
+def test_explain_is_the_phase_agents_values_where_it_gives_them():
+    """A phase agent explains with its phase's agent: pimc's card values in the play (its move the best
+    mean), the move and None where the phase's agent has no ``explain``."""
+    agent = make_agent("phase:base=heuristic;play=pimc?samples=2,nodes=300", seed=4)
+    twin = make_agent("phase:base=heuristic;play=pimc?samples=2,nodes=300", seed=4)
+    table = Table("crowsnest", episode="hand", observe=False)
+    table.reset(5, dealer=0)
+    agent.reset(2)
+    twin.reset(2)
+    searched = 0
+    while not table.done:
+        view = table.view()
+        action, values = agent.explain(view)
+        assert action == twin.act(view)  # explain and act agree, draw for draw
+        if view.phase is not Phase.PLAY or view.legal & (view.legal - 1) == 0:
+            assert values is None
+        else:
+            searched += 1
+            off = view.layout.play_offset
+            assert {a - off for a in values} == {c for c in range(64) if view.legal >> off >> c & 1}
+            assert values[action] == max(values.values())
+        table.step(action)
+    assert searched > 5
+
+
 def test_phase_spec_parsing_and_errors():
     assert parse_phase_spec("phase:base=heuristic;auction=pimc?samples=2") == {
         "auction": "pimc?samples=2", "discard": "heuristic", "play": "heuristic"}

@@ -215,3 +215,98 @@ def _first_view():
 
     state = new_game("crowsnest", rng=random.Random(3))
     return player_view(state, state.to_move)
+
+
+# ------------------------------------------------------------------ imitating a teacher's values
+def test_value_regression_fits_differences_only_where_the_teacher_gave_values():
+    from training.bc import value_regression
+
+    nan = float("nan")
+    targets = torch.tensor([[10.0, 30.0, nan, nan], [nan, nan, nan, nan], [5.0, nan, nan, nan]])
+    head = torch.tensor([[7.0, 9.0, 100.0, -50.0], [1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0]])
+    loss = value_regression(head, targets, scale=10.0)
+    # row 0: a gap of 20 points is 2 logits and the head's gap is 2 (its constant and its unvalued
+    # entries do not count); rows with no values or only one give 0
+    assert loss.tolist() == pytest.approx([0.0, 0.0, 0.0])
+    off = value_regression(torch.tensor([[0.0, 0.0, 5.0, 5.0]]), targets[:1], scale=10.0)
+    assert off.item() == pytest.approx(1.0)  # errors -1 and +1 around the mean: squared, averaged
+
+
+def test_bc_loss_regresses_valued_rows_without_the_prior_bonus_and_clones_the_rest():
+    torch.manual_seed(0)
+    model = ActorCritic(6, 4, [8], prior_weight=3.0)
+    obs = torch.cat([torch.randn(3, 6), torch.eye(4)[[1, 1, 2]]], 1)  # the prior's one-hot columns last
+    masks = torch.tensor([[1, 1, 1, 0]] * 3, dtype=torch.bool)
+    actions = torch.tensor([0, 1, 2])
+    nan = float("nan")
+    targets = torch.tensor([[0.0, 10.0, 20.0, nan], [nan] * 4, [nan] * 4])
+    loss, stats = bc_loss(model, obs, masks, actions, targets=targets, value_scale=10.0)
+    logits, _ = model(obs)
+    head = logits - model.prior_bonus(obs)
+    assert torch.allclose(head, model.policy(model.trunk(obs)), atol=1e-6)
+    ce = -torch.log_softmax(logits[1:, :3], -1)[torch.arange(2), actions[1:]].mean()
+    centred = head[0, :3] - head[0, :3].mean() - torch.tensor([-1.0, 0.0, 1.0])
+    assert stats["bc_loss"] == pytest.approx(ce.item(), rel=1e-5)
+    assert stats["bc_regression_loss"] == pytest.approx(centred.pow(2).mean().item(), rel=1e-5)
+    assert loss.item() == pytest.approx(ce.item() + centred.pow(2).mean().item(), rel=1e-5)
+
+
+def test_a_search_teachers_values_are_recorded_with_its_moves():
+    """``values=True`` keeps pimc's mean of every legal card where it searched (its move is the best
+    mean), and NaN rows where it did not (auction, discard, trump, forced cards)."""
+    from agents import make_agent
+    from crowsnest_env.rules import layout_for
+
+    teacher = "phase:base=heuristic;play=pimc?samples=2,nodes=300"
+    demos = collect_demonstrations(VARIANT, 300, seed=3, num_envs=4, prior="heuristic", teacher=teacher,
+                                   values=True)
+    assert demos.values is not None and demos.values.shape == demos.masks.shape
+    valued = np.isfinite(demos.values).any(1)
+    assert 0.3 < valued.mean() < 1.0
+    assert np.array_equal(np.isfinite(demos.values[valued]), demos.masks[valued])  # exactly the legal cards
+    assert (np.isfinite(demos.values[valued]).sum(1) >= 2).all()
+    best = np.nanmax(demos.values[valued], 1)
+    assert np.allclose(demos.values[valued][np.arange(valued.sum()), demos.actions[valued]], best)
+    off = layout_for(VARIANT).play_offset
+    assert (demos.actions[valued] >= off).all()
+    plain = collect_demonstrations(VARIANT, 300, seed=3, num_envs=4, prior="heuristic", teacher=teacher)
+    assert plain.values is None and np.array_equal(plain.actions, demos.actions)  # asking for values changes no move
+    with pytest.raises(ValueError, match="gives no action values"):
+        collect_demonstrations(VARIANT, 50, seed=3, num_envs=2, teacher="heuristic", values=True)
+    assert callable(make_agent(teacher).explain)
+
+
+def test_value_targets_are_validated():
+    pimc = "phase:base=heuristic;play=pimc"
+    cfg = config_from_dict({"bc_decisions": 100, "bc_teacher": pimc, "bc_target": "values", "bc_value_scale": 5})
+    assert cfg.bc_target == "values" and cfg.bc_value_scale == 5
+    with pytest.raises(ConfigError, match="bc_target"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": pimc, "bc_target": "logits"})
+    with pytest.raises(ConfigError, match="the default teacher gives no values"):
+        config_from_dict({"bc_decisions": 100, "bc_target": "values"})
+    with pytest.raises(ConfigError, match="'heuristic' gives none"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": "heuristic", "bc_target": "values"})
+    with pytest.raises(ConfigError, match="bc_value_scale"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": pimc, "bc_target": "values", "bc_value_scale": 0})
+
+
+def test_a_value_fit_residual_policy_leaves_its_prior_only_for_a_large_predicted_gain():
+    """Fitted on values, the residual network plays the prior's move unless another move is worth
+    more than prior_weight x value_scale points: here a 40-point gain is taken, a 20-point one is
+    not (weight 3, scale 10: the threshold is 30 points)."""
+    from training.bc import Demonstrations
+
+    torch.manual_seed(0)
+    n, nan = 512, float("nan")
+    kind = torch.arange(n) % 2  # two kinds of state, told apart by the first feature
+    feats = torch.stack([kind.float(), torch.ones(n)], 1)
+    prior = torch.eye(3)[torch.zeros(n, dtype=torch.long)]  # the prior always plays action 0
+    obs = torch.cat([feats, prior], 1).numpy()
+    values = np.where(kind.numpy()[:, None] == 1, [[0.0, 40.0, nan]], [[0.0, 20.0, nan]]).astype(np.float32)
+    masks = np.tile([True, True, False], (n, 1))
+    demos = Demonstrations(obs, masks, np.ones(n, np.int64), np.zeros(n, np.float32), 1, values)
+    model = ActorCritic(2, 3, [16], prior_weight=3.0)
+    stats = behaviour_clone(model, demos, epochs=200, batch_size=128, learning_rate=0.01, value_scale=10.0)
+    assert stats["bc_regression_loss"] < 0.01
+    logits, _ = model(torch.from_numpy(obs[:2]))
+    assert logits.argmax(-1).tolist() == [0, 1]  # the 20-point state keeps the prior's move; the 40 leaves it
