@@ -10,9 +10,11 @@ from the first update. The pieces, importable and tested on their own:
   Monte-Carlo return. A search teacher (``pimc``'s card play: expert iteration's imitation
   step) is slow, so its games can be split over worker processes.
 - :func:`bc_loss`: masked cross-entropy of the policy head (illegal logits masked) plus,
-  optionally, mean squared error of the value head against those returns. With the teacher's
-  action *values* (``values=True``: a search teacher's ``explain``, e.g. ``pimc``'s mean score of
-  each card), the decisions it valued are learnt by regression instead (:func:`value_regression`):
+  optionally, mean squared error of the value head against those returns. With action *values*
+  (``values="teacher"``: a search teacher's ``explain``, e.g. ``pimc``'s mean score of each card
+  over sampled deals; ``values="rollouts"``: :class:`RolloutValues`, each card's score when the
+  true deal is played out by the teacher itself), the valued decisions are learnt by regression
+  instead (:func:`value_regression`):
   the policy head's logits, less the prior's bonus, fit the teacher's values in units of
   ``value_scale`` points, so a residual policy leaves its prior's move where it predicts a gain
   of more than ``prior_weight x value_scale`` points, not wherever the teacher's argmax did.
@@ -33,7 +35,7 @@ import torch
 from tqdm import tqdm
 
 from agents.networks import ActorCritic
-from crowsnest_env.rules import Variant
+from crowsnest_env.rules import Phase, State, Variant, player_view
 
 from .losses import MaskedCategorical, mc_returns
 from .rollout import AgentController, SelfPlayCollector
@@ -55,6 +57,45 @@ class Demonstrations:
         return len(self.actions)
 
 
+VALUE_SOURCES = ("teacher", "rollouts")
+"""where :func:`collect_demonstrations`'s action values come from"""
+BC_VALUES = {"action": "", "values": "teacher", "rollouts": "rollouts"}
+"""the values kept for each ``bc_target`` of a training config"""
+
+
+class RolloutValues:
+    """Oracle labels: each legal card's value in the game's true state, found by playing the hand
+    out once per card with ``agent`` in all four seats (its Q on the true deal; the mover's team
+    score change minus the other team's, the units of ``pimc``'s values).
+
+    A student that regresses on them learns, for what its seat sees, the expected gain of each
+    card over the agent's own play given the deals that really arise: a one-step policy
+    improvement on ``agent`` (rollouts, as in Tesauro and Galperin's backgammon player), without
+    a sampler's beliefs about the hidden hands or a double-dummy continuation. The agent must act
+    on the view alone (the heuristic, or a prior); a deterministic one gives exact values. Only
+    card play with a choice is valued (None elsewhere)."""
+
+    def __init__(self, agent: Any):
+        self.agent = agent
+
+    def __call__(self, state: State) -> dict[int, float] | None:
+        if state.phase is not Phase.PLAY:
+            return None
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            return None
+        team, scored = state.to_move % 2, len(state.results)
+        out: dict[int, float] = {}
+        for a in legal:
+            s = state.clone()
+            s.advance(a)
+            while len(s.results) == scored:
+                s.advance(self.agent.act(player_view(s, s.to_move)))
+            change = s.results[-1].score_change
+            out[a] = float(change[team] - change[1 - team])
+        return out
+
+
 BC_SHARDS = 8
 """fixed shards of a ``bc_teacher``'s demonstration games (seeds ``seed + k``): what the
 processes play does not depend on how many there are"""
@@ -63,7 +104,7 @@ processes play does not depend on how many there are"""
 def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
                            gamma: float = 1.0, chunk: int = 8192, progress: bool = False, prior: str = "",
                            oracle: bool = False, teacher: str = "", shards: int = 1, workers: int = 1,
-                           values: bool = False, **episode_options: Any) -> Demonstrations:
+                           values: str = "", **episode_options: Any) -> Demonstrations:
     """At least ``decisions`` teacher decisions (whole episodes), all four seats the teacher.
 
     The teacher is ``teacher`` (an agent name, e.g. ``phase:base=heuristic;play=pimc``), else the
@@ -73,8 +114,9 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     head's target. With a ``prior`` the observations carry its columns (whoever the teacher is),
     with ``oracle`` an oracle critic's columns too (:func:`training.rollout.oracle_columns`).
 
-    ``values`` also keeps the teacher's action values (:class:`training.rollout.AgentController`);
-    the teacher must give them (an ``explain``, as ``pimc``'s).
+    ``values`` also keeps action values (:class:`training.rollout.AgentController`): ``teacher``
+    the teacher's own (it must have an ``explain``, as ``pimc``), ``rollouts`` those of
+    :class:`RolloutValues` with the teacher as the players.
 
     ``shards > 1`` splits the decisions over that many collectors (seeds ``seed + k``), run by
     ``workers`` processes (:class:`agents.backends.LocalBackend`) and joined in shard order, so
@@ -82,6 +124,8 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     """
     if shards < 1 or workers < 1:
         raise ValueError(f"shards and workers must be >= 1, got {shards} and {workers}")
+    if values not in ("", *VALUE_SOURCES):
+        raise ValueError(f"values must be one of {list(VALUE_SOURCES)} (or empty), got {values!r}")
     if shards == 1:
         return _collect(variant, decisions, seed, num_envs, gamma, chunk, progress, prior, oracle, teacher,
                         values, episode_options)
@@ -116,7 +160,7 @@ def _collect_shard(task: tuple[int, tuple[Any, ...]]) -> tuple[int, Demonstratio
 
 
 def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: float, chunk: int,
-             progress: bool, prior: str, oracle: bool, teacher: str, values: bool,
+             progress: bool, prior: str, oracle: bool, teacher: str, values: str,
              episode_options: dict[str, Any]) -> Demonstrations:
     from agents import make_agent
     from agents.heuristic import HeuristicAgent
@@ -126,7 +170,8 @@ def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: 
         agent, name = make_agent(teacher, seed=seed), teacher
     else:
         agent, name = (make_prior(prior) if prior else HeuristicAgent(seed=seed)), prior or "heuristic"
-    controller = AgentController(agent, name, record=True, values=values)
+    label = RolloutValues(agent) if values == "rollouts" else values == "teacher"
+    controller = AgentController(agent, name, record=True, values=label)
     collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, oracle=oracle, **episode_options)
 
     def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:

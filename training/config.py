@@ -27,7 +27,7 @@ from crowsnest_env.yamlfile import parse_yaml, read_yaml
 
 BACKENDS = ("local", "ray")
 DEVICES = ("auto", "cpu", "cuda")
-BC_TARGETS = ("action", "values")
+BC_TARGETS = ("action", "values", "rollouts")
 
 
 class ConfigError(ValueError):
@@ -200,12 +200,14 @@ class Config:
     bc_value: bool = True
     """also fit the value head to the Monte-Carlo returns of the demonstration games (weight ppo.vf_coef)"""
     bc_target: str = "action"
-    """what is imitated: ``action`` (cross-entropy of the teacher's moves) or ``values`` (where a search
-    teacher valued the moves, e.g. ``pimc``'s card play, the policy head less the prior's bonus
-    regresses on those values: a residual policy then leaves the prior's move only where it predicts
-    more than ``ppo.prior_weight x bc_value_scale`` points over it; :mod:`training.bc`)"""
+    """what is imitated: ``action`` (cross-entropy of the teacher's moves), ``values`` (where a search
+    teacher valued its moves, e.g. ``pimc``'s card play, the policy head less the prior's bonus
+    regresses on those values) or ``rollouts`` (the same on each card's score when the true deal is
+    played out by the teacher in all four seats: the teacher's Q, a one-step improvement on it). A
+    residual policy then leaves the prior's move only where it predicts more than ``ppo.prior_weight
+    x bc_value_scale`` points over it (:mod:`training.bc`)"""
     bc_value_scale: float = 10.0
-    """with ``bc_target: values``: the teacher's points per logit"""
+    """with ``bc_target: values`` or ``rollouts``: the values' points per logit"""
     snapshot_interval: int = 10
     """updates between snapshots added to the opponent pool"""
     pool_size: int = 20

@@ -171,15 +171,16 @@ def optimise(model: ActorCritic, optimizer: torch.optim.Optimizer, ro: Rollout, 
 def warm_start(spec: RunSpec, model: ActorCritic, run: Run) -> dict[str, float]:
     """Collect ``cfg.bc_decisions`` decisions of the teacher (``cfg.bc_teacher``, else the prior or
     the heuristic) and clone them into ``model``."""
-    from .bc import BC_SHARDS, behaviour_clone, collect_demonstrations
+    from .bc import BC_SHARDS, BC_VALUES, behaviour_clone, collect_demonstrations
 
     cfg = spec.cfg
     t0 = time.time()
-    shards = BC_SHARDS if cfg.bc_teacher else 1  # a search teacher is slow: spread over the rollout workers
+    # a search teacher, or labels that play hands out, are slow: spread over the rollout workers
+    shards = BC_SHARDS if cfg.bc_teacher or cfg.bc_target != "action" else 1
     demos = collect_demonstrations(spec.variant, cfg.bc_decisions, cfg.seed + 3, num_envs=cfg.ppo.num_envs,
                                    gamma=cfg.ppo.gamma, progress=cfg.progress, prior=cfg.ppo.prior,
                                    oracle=cfg.ppo.oracle_critic, teacher=cfg.bc_teacher, shards=shards,
-                                   workers=cfg.ppo.rollout_workers, values=cfg.bc_target == "values",
+                                   workers=cfg.ppo.rollout_workers, values=BC_VALUES[cfg.bc_target],
                                    **cfg.episode_options())
     t_collect = time.time() - t0
     stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,

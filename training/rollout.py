@@ -25,7 +25,7 @@ import numpy as np
 
 from agents.prior import make_prior, prior_columns
 from crowsnest_env.agent import Agent
-from crowsnest_env.rules import NUM_SEATS, Phase, Variant
+from crowsnest_env.rules import NUM_SEATS, Phase, State, Variant
 from crowsnest_env.table import DEFAULT_MAX_REDEALS
 from crowsnest_env.vector import HOLD, VectorEnv
 
@@ -112,15 +112,18 @@ class AgentController:
     """A view agent (``act(view) -> id``), reseeded at the start of each episode.
 
     With ``record`` its decisions in learner seats are kept as transitions: the demonstrations of
-    behaviour cloning (:mod:`training.bc`). With ``values`` too, the agent's ``explain`` is asked
-    instead of ``act`` and each transition keeps the extra ``values``: the agent's value of every
-    action (NaN where it gave none: illegal actions, and whole rows where it searched nothing).
+    behaviour cloning (:mod:`training.bc`). With ``values`` too, each transition keeps the extra
+    ``values``: a value of every action (NaN where none was given: illegal actions, and whole rows
+    where nothing was valued). ``values=True`` asks the agent's ``explain`` instead of ``act`` (a
+    search's own estimates); a callable is given the game's true state and returns the values by
+    action id, or None (an oracle label, e.g. :class:`training.bc.RolloutValues`).
     """
 
     batched = False
 
-    def __init__(self, agent: Agent, name: str, record: bool = False, values: bool = False):
-        if values and not callable(getattr(agent, "explain", None)):
+    def __init__(self, agent: Agent, name: str, record: bool = False,
+                 values: bool | Callable[[State], dict[int, float] | None] = False):
+        if values is True and not callable(getattr(agent, "explain", None)):
             raise ValueError(f"agent {name!r} gives no action values (it has no explain)")
         self.agent, self.name, self.record, self.values = agent, name, record, values
 
@@ -309,7 +312,9 @@ class SelfPlayCollector:
                 if c.batched:
                     acts, extras = c.act(g_obs, g_masks)
                 elif record and getattr(c, "values", False):
-                    picks = [c.agent.explain(venv.view(i)) for i in idx]
+                    label = c.values
+                    picks = ([c.agent.explain(venv.view(i)) for i in idx] if label is True else
+                             [(c.agent.act(venv.view(i)), label(venv.tables[i].state)) for i in idx])
                     acts = np.asarray([a for a, _ in picks], dtype=np.int64)
                     extras = {"values": value_rows([v for _, v in picks], self.num_actions)}
                 else:

@@ -252,14 +252,14 @@ def test_bc_loss_regresses_valued_rows_without_the_prior_bonus_and_clones_the_re
 
 
 def test_a_search_teachers_values_are_recorded_with_its_moves():
-    """``values=True`` keeps pimc's mean of every legal card where it searched (its move is the best
+    """``values="teacher"`` keeps pimc's mean of every legal card where it searched (its move is the best
     mean), and NaN rows where it did not (auction, discard, trump, forced cards)."""
     from agents import make_agent
     from crowsnest_env.rules import layout_for
 
     teacher = "phase:base=heuristic;play=pimc?samples=2,nodes=300"
     demos = collect_demonstrations(VARIANT, 300, seed=3, num_envs=4, prior="heuristic", teacher=teacher,
-                                   values=True)
+                                   values="teacher")
     assert demos.values is not None and demos.values.shape == demos.masks.shape
     valued = np.isfinite(demos.values).any(1)
     assert 0.3 < valued.mean() < 1.0
@@ -272,7 +272,7 @@ def test_a_search_teachers_values_are_recorded_with_its_moves():
     plain = collect_demonstrations(VARIANT, 300, seed=3, num_envs=4, prior="heuristic", teacher=teacher)
     assert plain.values is None and np.array_equal(plain.actions, demos.actions)  # asking for values changes no move
     with pytest.raises(ValueError, match="gives no action values"):
-        collect_demonstrations(VARIANT, 50, seed=3, num_envs=2, teacher="heuristic", values=True)
+        collect_demonstrations(VARIANT, 50, seed=3, num_envs=2, teacher="heuristic", values="teacher")
     assert callable(make_agent(teacher).explain)
 
 
@@ -310,3 +310,47 @@ def test_a_value_fit_residual_policy_leaves_its_prior_only_for_a_large_predicted
     assert stats["bc_regression_loss"] < 0.01
     logits, _ = model(torch.from_numpy(obs[:2]))
     assert logits.argmax(-1).tolist() == [0, 1]  # the 20-point state keeps the prior's move; the 40 leaves it
+
+
+def test_rollout_values_are_the_teachers_own_outcome_on_the_true_deal():
+    """``values="rollouts"``: every card with a choice is valued by playing the true deal out with the
+    teacher in all seats; for the card the (deterministic) teacher really played, that is exactly
+    what the hand then gave its team (the return, in points). Other phases and forced cards: NaN."""
+    demos = collect_demonstrations(VARIANT, 400, seed=8, num_envs=4, prior="heuristic", values="rollouts")
+    assert demos.values is not None
+    valued = np.isfinite(demos.values).any(1)
+    assert 0.3 < valued.mean() < 1.0
+    assert np.array_equal(np.isfinite(demos.values[valued]), demos.masks[valued])
+    own = demos.values[valued][np.arange(valued.sum()), demos.actions[valued]]
+    assert np.allclose(own, demos.returns[valued] * VARIANT.total_points, atol=1e-3)
+    spread = np.nanmax(demos.values[valued], 1) - np.nanmin(demos.values[valued], 1)
+    assert (spread > 0).mean() > 0.2  # the cards are told apart
+    again = collect_demonstrations(VARIANT, 400, seed=8, num_envs=4, prior="heuristic", values="rollouts")
+    assert np.array_equal(again.values, demos.values, equal_nan=True)
+    with pytest.raises(ValueError, match="values must be one of"):
+        collect_demonstrations(VARIANT, 50, seed=3, num_envs=2, values="oracle")
+
+
+def test_rollout_values_skip_forced_cards_and_other_phases():
+    import random
+
+    from agents.heuristic import HeuristicAgent
+    from crowsnest_env.rules import Phase, new_game, player_view
+    from training.bc import RolloutValues
+
+    agent = HeuristicAgent(seed=0)
+    label = RolloutValues(agent)
+    state = new_game("crowsnest", rng=random.Random(2))
+    kinds = set()
+    while not state.results:
+        before = state.clone()
+        values = label(state)
+        assert state == before  # labelling plays out copies only
+        legal = state.legal_actions()
+        if state.phase is not Phase.PLAY or len(legal) < 2:
+            assert values is None
+        else:
+            assert sorted(values) == legal
+            kinds.add("valued")
+        state.apply(agent.act(player_view(state, state.to_move)))
+    assert kinds == {"valued"}
