@@ -33,7 +33,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture(scope="module", autouse=True)
 def ray_cluster():
-    """One small local Ray for the module (workers import this checkout)."""
+    """One small local Ray for the module (workers import this checkout).
+
+    The tests' hang guards time the test bodies only (``func_only``): this fixture's ray.init and
+    ray.shutdown fall to whichever test runs first or last on a worker, and under load the
+    shutdown's wait for Ray's processes alone once passed a 300 s guard whose test had passed.
+    Ray bounds both itself (its start-up and kill timeouts)."""
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": {"PYTHONPATH": ROOT}})
     yield
@@ -56,7 +61,7 @@ def _numbers(report: dict) -> dict:
     return out
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(120, func_only=True)
 def test_cli_json_is_the_same_with_ray_and_local(tmp_path):
     args = ["--a", "random+heuristic", "--b", "random", "--deals", "30", "--games", "2", "--max-hands", "4",
             "--seed", "11", "--workers", "2", "--no-progress"]
@@ -67,7 +72,7 @@ def test_cli_json_is_the_same_with_ray_and_local(tmp_path):
     assert on_ray["pairings"][0]["deals"] == 30
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(120, func_only=True)
 def test_round_robin_on_ray_matches_local():
     kw = {"deals": 12, "seed": 4, "workers": 2}
     on_ray, local = (run_round_robin(["random", "heuristic", "random+heuristic"], backend=b, **kw)
@@ -75,7 +80,7 @@ def test_round_robin_on_ray_matches_local():
     assert on_ray["ratings"] == local["ratings"] and on_ray["adp_table"] == local["adp_table"]
 
 
-@pytest.mark.timeout(180)  # hang guards: the first test of the module on a worker also pays ray.init
+@pytest.mark.timeout(180, func_only=True)  # hang guards (the test body: see ray_cluster)
 def test_unreachable_address_is_a_clear_cli_error(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--a", "random", "--b", "random", "--deals", "2", "--backend", "ray", "--address", "127.0.0.1:1",
@@ -84,7 +89,7 @@ def test_unreachable_address_is_a_clear_cli_error(capsys):
     assert "crowsnest-arena: error: cannot reach Ray cluster at 127.0.0.1:1" in capsys.readouterr().err
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(180, func_only=True)
 def test_unreachable_address_is_a_value_error_in_the_api():
     with socket.socket() as silent:  # accepts TCP connections, never answers: the probe times out
         silent.bind(("127.0.0.1", 0))
@@ -100,7 +105,7 @@ def test_unreachable_address_is_a_value_error_in_the_api():
         RayBackend(2, address="nonsense")
 
 
-@pytest.mark.timeout(300)  # a hang guard: the module's ray.init and a Ray worker's imports count, slow under load
+@pytest.mark.timeout(300, func_only=True)  # a hang guard: a Ray worker's imports count, slow under load
 def test_an_error_in_a_ray_task_is_one_cli_line_without_the_remote_traceback(tmp_path, capsys):
     """The shipped policy is found by name, so a same-name custom variant fails in the task itself."""
     import yaml
@@ -120,7 +125,7 @@ def test_an_error_in_a_ray_task_is_one_cli_line_without_the_remote_traceback(tmp
     assert not (tmp_path / "r.json").exists()
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(180, func_only=True)
 def test_bench_board_on_ray_matches_local(tmp_path):
     """crowsnest-bench's cells are arena pairings: the same board on Ray tasks as on local processes."""
     from agents.bench import run_bench, without_timing
@@ -134,7 +139,7 @@ def test_bench_board_on_ray_matches_local(tmp_path):
 
 
 # ------------------------------------------------------------------ the worker layer on Ray
-@pytest.mark.timeout(300)  # three Ray worker processes start, the last after a death is noticed: slow under load
+@pytest.mark.timeout(300, func_only=True)  # three Ray worker processes start, the last after a death is noticed: slow under load
 def test_ray_workers_ship_weights_and_files_and_replace_a_killed_one(tmp_path):
     from agents.checkpoint import make_payload, write_checkpoint
     from agents.networks import ActorCritic
@@ -186,7 +191,7 @@ def _actor_names() -> list[str]:
     return sorted(n for n in ray.util.list_named_actors() if n.startswith("crowsnest-dmc-"))
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(300, func_only=True)
 def test_ray_actor_killed_mid_run_is_replaced_and_the_run_writes_its_checkpoint(tmp_path):
     from training.dmc import train
 
@@ -219,7 +224,7 @@ def tiny_ppo_ray(tmp_path, **over) -> str:  # type: ignore[no-untyped-def]
     return str(path)
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(300, func_only=True)
 def test_ppo_with_ray_rollout_workers_learns_and_survives_a_killed_worker(tmp_path):
     from training.ppo import train
 
