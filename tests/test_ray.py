@@ -139,7 +139,8 @@ def test_bench_board_on_ray_matches_local(tmp_path):
 
 
 # ------------------------------------------------------------------ the worker layer on Ray
-@pytest.mark.timeout(300, func_only=True)  # three Ray worker processes start, the last after a death is noticed: slow under load
+# three Ray worker processes start, the last after a death is noticed: slow under load
+@pytest.mark.timeout(300, func_only=True)
 def test_ray_workers_ship_weights_and_files_and_replace_a_killed_one(tmp_path):
     from agents.checkpoint import make_payload, write_checkpoint
     from agents.networks import ActorCritic
