@@ -13,7 +13,8 @@ from the first update. The pieces, importable and tested on their own:
   optionally, mean squared error of the value head against those returns. With action *values*
   (``values="teacher"``: a search teacher's ``explain``, e.g. ``pimc``'s mean score of each card
   over sampled deals; ``values="rollouts"``: :class:`RolloutValues`, each card's score when the
-  true deal is played out by the teacher itself), the valued decisions are learnt by regression
+  true deal is played out by the teacher itself; ``values="double_dummy"``: :class:`DoubleDummyValues`,
+  each card's double-dummy value on the true deal), the valued decisions are learnt by regression
   instead (:func:`value_regression`):
   the policy head's logits, less the prior's bonus, fit the teacher's values in units of
   ``value_scale`` points, so a residual policy leaves its prior's move where it predicts a gain
@@ -57,9 +58,9 @@ class Demonstrations:
         return len(self.actions)
 
 
-VALUE_SOURCES = ("teacher", "rollouts")
+VALUE_SOURCES = ("teacher", "rollouts", "double_dummy")
 """where :func:`collect_demonstrations`'s action values come from"""
-BC_VALUES = {"action": "", "values": "teacher", "rollouts": "rollouts"}
+BC_VALUES = {"action": "", "values": "teacher", "rollouts": "rollouts", "double_dummy": "double_dummy"}
 """the values kept for each ``bc_target`` of a training config"""
 
 
@@ -96,6 +97,38 @@ class RolloutValues:
         return out
 
 
+class DoubleDummyValues:
+    """Oracle labels: each legal card's double-dummy value on the game's true deal (all four hands
+    and the nest known), scored as ``pimc`` scores a world (the mover's team score change minus the
+    other team's, so the bid being made or set counts).
+
+    ``pimc`` averages such values over deals drawn from what its sampler believes (the voids);
+    these are taken on the deals that really arise in the teacher's games. A student that regresses
+    on them learns, for what its seat sees, the mean double-dummy value of each card over the true
+    posterior of the hidden hands: PIMC with the players' real inference and unlimited samples,
+    strategy fusion included (Frank and Basin). The solve is the one of ``double_dummy``
+    (:func:`agents.pimc.solve_world`): exact when at most ``exact`` tricks are left or when it
+    finishes within ``nodes`` search nodes, else the deepest trick horizon that fits. Only card
+    play with a choice is valued (None elsewhere)."""
+
+    def __init__(self, nodes: int = 2_000_000, exact: int = 7):
+        self.nodes, self.exact = nodes, exact
+
+    def __call__(self, state: State) -> dict[int, float] | None:
+        if state.phase is not Phase.PLAY:
+            return None
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            return None
+        from agents.pimc import solve_world
+
+        view = player_view(state, state.to_move)
+        off = view.layout.play_offset
+        nest_points = state.cards.count_points(state.discards)
+        scores = solve_world(view, list(state.hands), nest_points, self.nodes, self.exact, try_exact=True)
+        return {off + c: float(v) for c, v in scores.items()}
+
+
 BC_SHARDS = 8
 """fixed shards of a ``bc_teacher``'s demonstration games (seeds ``seed + k``): what the
 processes play does not depend on how many there are"""
@@ -116,7 +149,8 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
 
     ``values`` also keeps action values (:class:`training.rollout.AgentController`): ``teacher``
     the teacher's own (it must have an ``explain``, as ``pimc``), ``rollouts`` those of
-    :class:`RolloutValues` with the teacher as the players.
+    :class:`RolloutValues` with the teacher as the players, ``double_dummy`` those of
+    :class:`DoubleDummyValues` (each card solved on the true deal).
 
     ``shards > 1`` splits the decisions over that many collectors (seeds ``seed + k``), run by
     ``workers`` processes (:class:`agents.backends.LocalBackend`) and joined in shard order, so
@@ -170,7 +204,8 @@ def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: 
         agent, name = make_agent(teacher, seed=seed), teacher
     else:
         agent, name = (make_prior(prior) if prior else HeuristicAgent(seed=seed)), prior or "heuristic"
-    label = RolloutValues(agent) if values == "rollouts" else values == "teacher"
+    label: Any = (RolloutValues(agent) if values == "rollouts" else DoubleDummyValues() if values == "double_dummy"
+                  else values == "teacher")
     controller = AgentController(agent, name, record=True, values=label)
     collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, oracle=oracle, **episode_options)
 

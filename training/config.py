@@ -27,7 +27,7 @@ from crowsnest_env.yamlfile import parse_yaml, read_yaml
 
 BACKENDS = ("local", "ray")
 DEVICES = ("auto", "cpu", "cuda")
-BC_TARGETS = ("action", "values", "rollouts")
+BC_TARGETS = ("action", "values", "rollouts", "double_dummy")
 
 
 class ConfigError(ValueError):
@@ -203,11 +203,13 @@ class Config:
     """what is imitated: ``action`` (cross-entropy of the teacher's moves), ``values`` (where a search
     teacher valued its moves, e.g. ``pimc``'s card play, the policy head less the prior's bonus
     regresses on those values) or ``rollouts`` (the same on each card's score when the true deal is
-    played out by the teacher in all four seats: the teacher's Q, a one-step improvement on it). A
+    played out by the teacher in all four seats: the teacher's Q, a one-step improvement on it) or
+    ``double_dummy`` (the same on each card's double-dummy value on the true deal: the mean over the
+    deals that really arise, PIMC with the true posterior). A
     residual policy then leaves the prior's move only where it predicts more than ``ppo.prior_weight
     x bc_value_scale`` points over it (:mod:`training.bc`)"""
     bc_value_scale: float = 10.0
-    """with ``bc_target: values`` or ``rollouts``: the values' points per logit"""
+    """with ``bc_target: values``, ``rollouts`` or ``double_dummy``: the values' points per logit"""
     snapshot_interval: int = 10
     """updates between snapshots added to the opponent pool"""
     pool_size: int = 20
