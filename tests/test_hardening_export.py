@@ -60,3 +60,37 @@ def test_export_cli_same_file_and_garbage_input_are_one_line(run_folder, tmp_pat
     for line, named in zip(out[0::2], ("is the input checkpoint", "not a torch checkpoint", "truncated or corrupt")):
         assert_one_error_line(line, "python -m training.export", named)
     assert (run_folder / "checkpoint.pt").read_bytes() == before and not (tmp_path / "out.pt").exists()
+
+
+def test_export_sets_a_residual_policys_prior_weight_and_refuses_it_elsewhere(run_folder, tmp_path, capsys):
+    """``--prior-weight W``: the exported residual policy plays with weight W (a value-fitted policy's
+    departure threshold); a network without a prior, or a weight out of range, is one error line."""
+    import torch
+
+    from agents.checkpoint import make_payload, model_from_checkpoint, write_checkpoint
+    from agents.networks import build_model
+    from crowsnest_env.observation import observation_layout
+    from crowsnest_env.rules import get_variant, layout_for
+    from training.export import main
+
+    variant = get_variant("crowsnest", True)
+    spec = {"hidden": [8], "prior": "heuristic", "prior_weight": 3.0}
+    model = build_model("ppo", observation_layout(variant).size, layout_for(variant).num_actions, spec)
+    residual = tmp_path / "residual.pt"
+    write_checkpoint(residual, make_payload(algo="ppo", model=model, model_spec=spec, variant=variant,
+                                            optimizer=torch.optim.Adam(model.parameters())))
+    before = residual.read_bytes()
+    assert main_status(main, [str(residual), str(tmp_path / "w9.pt"), "--prior-weight", "9"], capsys)[0] == 0
+    data = read_checkpoint(str(tmp_path / "w9.pt"))
+    assert data["model_spec"] == {**spec, "prior_weight": 9.0}
+    assert model_from_checkpoint(data).prior_weight == 9.0
+    for k, v in model.state_dict().items():  # the same weights
+        assert torch.equal(data["model"][k], v)
+    assert residual.read_bytes() == before
+    for src, weight, named in [(str(run_folder / "checkpoint.pt"), "9", "not a residual policy"),
+                               (str(residual), "0", "prior_weight must be a number in"),
+                               (str(residual), "nan", "prior_weight must be a number in")]:
+        status, err = main_status(main, [src, str(tmp_path / "bad.pt"), "--prior-weight", weight], capsys)
+        assert status == 2, err
+        assert_one_error_line(err, "python -m training.export", named)
+    assert not (tmp_path / "bad.pt").exists()

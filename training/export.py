@@ -5,6 +5,11 @@
 The shipped policies (``agents/policies/<variant>.pt``, the agent name ``learned``) are made
 this way from the project's own training runs; ``extra`` records where the file came from.
 
+``--prior-weight W`` writes a residual policy (one trained with ``ppo.prior``) with another
+prior weight: for a policy fitted on card values (``bc_target: values``, ``rollouts`` or
+``double_dummy``) that is its departure threshold, ``W x bc_value_scale`` points, chosen at
+export time without retraining.
+
 The output may not be the input (the same file by any path: a symlink, a hard link, another
 spelling) nor any other full training checkpoint: an agent file written over it would leave the
 run unable to resume.
@@ -50,10 +55,22 @@ def check_output(src: str, dst: str) -> None:
                               f"would replace it: write it elsewhere")
 
 
-def export(src: str, dst: str, note: str = "") -> dict:
-    """Write the weights-only agent file of checkpoint ``src`` to ``dst``; returns its payload."""
+def export(src: str, dst: str, note: str = "", prior_weight: float | None = None) -> dict:
+    """Write the weights-only agent file of checkpoint ``src`` to ``dst``; returns its payload.
+
+    ``prior_weight`` replaces a residual policy's prior weight (CheckpointError for a network
+    without a prior)."""
     check_output(src, dst)
     data = read_checkpoint(src)
+    if prior_weight is not None:
+        spec = dict(data["model_spec"])
+        if not spec.get("prior"):
+            raise CheckpointError(f"{src!r} is not a residual policy (its model_spec has no prior): "
+                                  f"--prior-weight does not apply")
+        from agents.prior import check_prior_weight
+
+        spec["prior_weight"] = check_prior_weight(prior_weight)
+        data = {**data, "model_spec": spec}
     model = model_from_checkpoint(data)
     extra = {"source": os.path.basename(os.path.dirname(os.path.abspath(src))), "note": note,
              "global_step": int(data.get("global_step", 0)), "update": int(data.get("update", 0))}
@@ -69,9 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("src", help="a run's checkpoint.pt (or any CrowsNest checkpoint)")
     p.add_argument("dst", help="the agent file to write")
     p.add_argument("--note", default="", help="a line stored with the file (e.g. the command that trained it)")
+    p.add_argument("--prior-weight", type=float, default=None,
+                   help="a residual policy's prior weight in the file (a value-fitted policy's departure threshold "
+                        "is this x bc_value_scale points); default: the checkpoint's")
     args = p.parse_args(argv)
     try:
-        export(args.src, args.dst, args.note)
+        export(args.src, args.dst, args.note, args.prior_weight)
     except (ValueError, OSError) as err:
         return print_error(p.prog, err)
     print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB)")
