@@ -64,6 +64,14 @@ BC_VALUES = {"action": "", "values": "teacher", "rollouts": "rollouts", "double_
 """the values kept for each ``bc_target`` of a training config"""
 
 
+def _card_choice(state: State) -> list[int] | None:
+    """The legal cards where the mover has a choice of card (what the value labels value), else None."""
+    if state.phase is not Phase.PLAY:
+        return None
+    legal = state.legal_actions()
+    return legal if len(legal) >= 2 else None
+
+
 class RolloutValues:
     """Oracle labels: each legal card's value in the game's true state, found by playing the hand
     out once per card with ``agent`` in all four seats (its Q on the true deal; the mover's team
@@ -80,10 +88,8 @@ class RolloutValues:
         self.agent = agent
 
     def __call__(self, state: State) -> dict[int, float] | None:
-        if state.phase is not Phase.PLAY:
-            return None
-        legal = state.legal_actions()
-        if len(legal) < 2:
+        legal = _card_choice(state)
+        if legal is None:
             return None
         team, scored = state.to_move % 2, len(state.results)
         out: dict[int, float] = {}
@@ -115,10 +121,7 @@ class DoubleDummyValues:
         self.nodes, self.exact = nodes, exact
 
     def __call__(self, state: State) -> dict[int, float] | None:
-        if state.phase is not Phase.PLAY:
-            return None
-        legal = state.legal_actions()
-        if len(legal) < 2:
+        if _card_choice(state) is None:
             return None
         from agents.pimc import solve_world
 
