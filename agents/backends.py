@@ -105,6 +105,7 @@ class LocalBackend:
         pending: dict[Future, tuple[int, Any]] = {}  # future -> (submission number, task)
         submitted = 0
         self.restarts = 0
+        finished = False
         try:
             self._pool = self._new_pool()
             while True:
@@ -120,6 +121,7 @@ class LocalBackend:
                         broken = True
                     submitted += 1
                 if not pending:
+                    finished = True
                     return
                 done, _ = wait(list(pending), timeout=0 if broken else self.poll_s, return_when=FIRST_COMPLETED)
                 for fut in done:
@@ -133,7 +135,7 @@ class LocalBackend:
                 if broken:
                     pending = self._restart(fn, pending)
         finally:
-            self._shutdown()
+            self._shutdown(graceful=finished)
 
     def _submit(self, fn: Callable[[Any], Any], task: Any) -> Future:
         assert self._pool is not None
@@ -170,13 +172,20 @@ class LocalBackend:
                 out[fut] = (n, task)
         return out
 
-    def _shutdown(self) -> None:
+    def _shutdown(self, graceful: bool = False) -> None:
+        """Stop the pool. ``graceful`` (every task done, the workers idle): let them exit on their
+        own first, so that what they hold is released (a worker killed while holding a lock, e.g.
+        tqdm's, leaves the resource tracker to warn of leaked semaphores); else, or if one lingers,
+        terminate them."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
         procs = list({**self._procs, **(getattr(pool, "_processes", None) or {})}.values())
         self._procs = {}
         pool.shutdown(wait=False, cancel_futures=True)
+        if graceful:
+            for p in procs:
+                p.join(timeout=5)
         for p in procs:  # do not leave workers busy on tasks nobody will collect
             if p.is_alive():
                 p.terminate()

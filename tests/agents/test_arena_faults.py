@@ -127,3 +127,33 @@ def test_cli_run_survives_kill_9_of_a_worker_and_writes_the_same_json(tmp_path):
     killed = json.loads(out.read_text())["pairings"][0]
     undisturbed = run_pairing("random+heuristic", "random", deals=300, seed=2, workers=1)
     assert _numbers(killed) == _numbers(undisturbed)
+
+
+_LOCK_SCRIPT = """
+from agents.backends import LocalBackend
+
+def task(x):
+    from tqdm import tqdm
+    tqdm.get_lock()  # a multiprocessing lock in the worker, as a progress bar there makes
+    return x
+
+if __name__ == "__main__":
+    assert sorted(LocalBackend(2, poll_s=0.2).map_unordered(task, range(6))) == list(range(6))
+    print("done")
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_finished_pool_lets_its_workers_exit_so_nothing_leaks(tmp_path):
+    """Workers killed while idle left their locks to the resource tracker, which warned of
+    'leaked semaphore objects' at the end of every training run with a checkpoint teacher."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "pool.py"
+    script.write_text(_LOCK_SCRIPT, encoding="utf-8")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=100,
+                         env={**os.environ, "PYTHONPATH": root})
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
+    assert "leaked" not in out.stderr, out.stderr
