@@ -31,6 +31,23 @@ def test_shipped_configs_load(path):
     assert cfg.algo in ("ppo", "dmc")
 
 
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "configs", "*.yaml"))
+                                         + glob.glob(os.path.join(ROOT, "configs", "policies", "*.yaml"))))
+def test_the_agent_files_a_shipped_config_names_are_in_the_tree(path):
+    """A config's teachers and opponents by file (``checkpoint:PATH`` in ``bc_teacher``,
+    ``opponent_agent``, ``ppo.prior``) resolve from the repository root: moving a record folder
+    must not leave a shipped policy's recipe pointing at nothing."""
+    import re
+
+    from training.exploit import load_exploit
+
+    cfg = load_exploit("heuristic", path).cfg if os.path.basename(path) == "exploit.yaml" else load_config(path)
+    named = " ".join((cfg.bc_teacher, cfg.opponent_agent, cfg.ppo.prior))
+    for rel in re.findall(r"checkpoint:([^;,?\s]+)", named):
+        where = os.path.relpath(path, ROOT)
+        assert os.path.isfile(os.path.join(ROOT, rel)), f"{where} names {rel}, which is not in the tree"
+
+
 def test_unknown_top_level_key_is_named(tmp_path):
     p = tmp_path / "bad.yaml"
     p.write_text("algo: ppo\nlearning_rat: 0.1\n")
