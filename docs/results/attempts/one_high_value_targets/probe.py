@@ -5,7 +5,7 @@
 
 Prints the correlation of the predicted and the labelled gain of each legal card over the prior's,
 and, where the network predicts a gain above a threshold, the labels' mean gain there. The
-defaults are one_high's runs; ``../crowsnest_dd_values/README.md`` gives that run's flags."""
+defaults are one_high's runs; ``docs/results/dd_values/README.md`` gives the crowsnest run's flags."""
 import argparse
 
 import numpy as np
