@@ -118,7 +118,7 @@ def standing(results: Path) -> list[str]:
          pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
         (f"the long-config policy ({millions(long['total_steps'])} decisions; the shipped file's auction teacher)",
          pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
-        ("`learned` (the shipped file: that auction and the double-dummy-value student's tricks, distilled)",
+        ("`learned` (the shipped file: that auction and PPO's tricks from the double-dummy-value student, distilled)",
          pairing(results, "distill/eval.json", "heuristic")),
         ("`learned`", pairing(results, "distill/eval.json", "random")),
     ]
@@ -305,8 +305,8 @@ def ppo(results: Path) -> list[str]:
         row("long `configs/crowsnest_ppo_long.yaml`: the main job's recipe, fixed budget",
             f"{millions(long['total_steps'])} decisions", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
         row("", "", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic"), bold=True),
-        row("shipped `learned`, `configs/crowsnest_distill.yaml`: the long run's auction and the double-dummy-value "
-            "student's tricks (`docs/results/dd_values/`) cloned into one network",
+        row("shipped `learned`, `configs/crowsnest_distill.yaml`: the long run's auction and the tricks of PPO from "
+            "the double-dummy-value student (`docs/results/dd_ppo_play/`) cloned into one network",
             f"{millions(distill['bc_decisions'])} cloned decisions", pairing(results, "distill/eval.json", "random")),
         row("", "", pairing(results, "distill/eval.json", "heuristic"), bold=True),
         row("", "", vs_pimc, bold=True, deals=f"{vs_pimc['deals']} (seed {vs_pimc['seed']})"),
