@@ -139,7 +139,15 @@ class LocalBackend:
 
     def _submit(self, fn: Callable[[Any], Any], task: Any) -> Future:
         assert self._pool is not None
-        fut = self._pool.submit(fn, task)
+        try:
+            fut = self._pool.submit(fn, task)
+        except OSError as err:
+            # A pool that breaks while this submit runs: its manager thread marks it broken, then
+            # closes the call queue that submit may be pickling to spawn a worker ("handle is
+            # closed"). That is a broken pool, and is handled as one; any other OSError is raised.
+            if getattr(self._pool, "_broken", False):
+                raise BrokenProcessPool(f"pool broke during submit ({err})") from err
+            raise
         # remember the workers now: a broken pool forgets them, and their exit codes name the cause
         self._procs.update(getattr(self._pool, "_processes", None) or {})
         return fut

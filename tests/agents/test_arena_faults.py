@@ -157,3 +157,51 @@ def test_a_finished_pool_lets_its_workers_exit_so_nothing_leaks(tmp_path):
                          env={**os.environ, "PYTHONPATH": root})
     assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
     assert "leaked" not in out.stderr, out.stderr
+
+
+class _BreaksDuringSubmit:
+    """A pool whose third submit meets the race of a pool breaking under it: the pool is marked
+    broken (as ``ProcessPoolExecutor``'s manager thread marks it) and submit fails with the
+    ``OSError('handle is closed')`` of the queue the manager thread closed meanwhile."""
+
+    raced = False
+
+    def __init__(self, pool):  # type: ignore[no-untyped-def]
+        self._pool, self.calls = pool, 0
+
+    def submit(self, fn, task):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        if self.calls == 3 and not _BreaksDuringSubmit.raced:
+            _BreaksDuringSubmit.raced = True
+            self._pool._broken = "a child process terminated abruptly"
+            raise OSError("handle is closed")
+        return self._pool.submit(fn, task)
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._pool, name)
+
+
+class RacyBackend(LocalBackend):
+    def _new_pool(self):  # type: ignore[no-untyped-def]
+        return _BreaksDuringSubmit(super()._new_pool())
+
+
+@pytest.mark.timeout(120)
+def test_a_pool_that_breaks_during_a_submit_is_rebuilt_not_an_error():
+    """CI once saw ``crowsnest-arena: error: handle is closed`` after a worker's kill -9: the pool's
+    manager thread had closed its queues while the arena's submit was spawning a worker with them.
+    That is a broken pool, and the run goes on in a new one with every task done once."""
+    _BreaksDuringSubmit.raced = False
+    backend = RacyBackend(2, poll_s=0.2)
+    out = list(backend.map_unordered(abs, range(-20, 0), in_flight=4))
+    assert _BreaksDuringSubmit.raced and backend.restarts == 1
+    assert sorted(out) == list(range(1, 21))
+
+    class Full(LocalBackend):
+        def _new_pool(self):  # type: ignore[no-untyped-def]
+            pool = super()._new_pool()
+            pool.submit = lambda fn, task: (_ for _ in ()).throw(OSError("disk full"))
+            return pool
+
+    with pytest.raises(OSError, match="disk full"):  # an OSError of an unbroken pool is not swallowed
+        list(Full(2).map_unordered(abs, range(3)))
