@@ -25,6 +25,8 @@ import multiprocessing
 import os
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -159,9 +161,7 @@ class LocalBackend:
 
     def _restart(self, fn: Callable[[Any], Any],
                  pending: dict[Future, tuple[int, Any]]) -> dict[Future, tuple[int, Any]]:
-        for p in self._procs.values():
-            p.join(timeout=1)  # reaped, so that exitcode is known
-        codes = sorted({p.exitcode for p in self._procs.values() if p.exitcode not in (None, 0)})
+        codes = self._exit_codes()
         self.restarts += 1
         self._shutdown()
         if self.restarts > self.max_restarts:
@@ -179,6 +179,20 @@ class LocalBackend:
                 fut.set_exception(BrokenProcessPool("pool broke during resubmission"))
                 out[fut] = (n, task)
         return out
+
+    def _exit_codes(self, timeout_s: float = 5.0) -> list[int]:
+        """The non-zero exit codes of the broken pool's workers. The pool's manager thread reaps
+        them (it terminates the survivors, then joins every worker); a join from this thread that
+        races it can find the child already reaped, with its exit code not yet stored (CPython's
+        ``Popen.poll`` returns None on ECHILD), and the killed worker's -9 went missing. So the
+        manager thread is waited for first, then each worker."""
+        deadline = time.monotonic() + timeout_s
+        manager = getattr(self._pool, "_executor_manager_thread", None)
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(timeout=timeout_s)
+        for p in self._procs.values():
+            p.join(timeout=max(0.0, deadline - time.monotonic()))
+        return sorted({p.exitcode for p in self._procs.values() if p.exitcode not in (None, 0)})
 
     def _shutdown(self, graceful: bool = False) -> None:
         """Stop the pool. ``graceful`` (every task done, the workers idle): let them exit on their

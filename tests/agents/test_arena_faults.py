@@ -63,6 +63,36 @@ def test_workers_that_keep_dying_stop_the_run_with_a_clear_error():
     assert backend.pids() == []  # the pool is gone, no worker left behind
 
 
+def _sleep_long() -> None:
+    import time
+    time.sleep(100)
+
+
+@pytest.mark.timeout(60)
+def test_the_killed_workers_exit_code_survives_the_pool_manager_reaping_it_first():
+    """CI once saw 'exit codes [-15]' with the -9 missing: the broken pool's manager thread joins
+    every worker, and a join from the caller that races it finds the child reaped with its exit
+    code not yet stored (Popen.poll returns None on ECHILD; 29 of 300 tries here read None).
+    The backend waits for the manager thread first; staged 100 times, the -9 is never lost."""
+    import multiprocessing
+    import threading
+    from types import SimpleNamespace
+
+    ctx = multiprocessing.get_context("fork")
+    backend = LocalBackend(2)
+    for _ in range(100):
+        p = ctx.Process(target=_sleep_long)
+        p.start()
+        manager = threading.Thread(target=p.join)  # what the pool's manager thread does when broken
+        manager.start()
+        os.kill(p.pid, signal.SIGKILL)
+        backend._pool = SimpleNamespace(_executor_manager_thread=manager)  # type: ignore[assignment]
+        backend._procs = {p.pid: p}
+        assert backend._exit_codes() == [-9]
+        manager.join()
+    backend._pool, backend._procs = None, {}
+
+
 @pytest.mark.timeout(60)
 def test_tasks_are_drawn_lazily_with_a_bounded_number_in_flight():
     drawn = []
