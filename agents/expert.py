@@ -5,8 +5,8 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
 - the auction of ``pimc`` (the heuristic's rules bidding up to the hand's estimate,
   ``bid_margin`` 0), and the nest discard and trump of the variant's shipped policy
   (``learned``). ``auction=policy`` lets the policy bid too: against ``pimc`` (300 deals, seed
-  29) that lost -4.5 [-11.5, +2.4], the pimc auction -3.9 [-9.8, +2.1] (with the crowsnest
-  policy shipped at the end of 2026-12-04; the three files before it: -2.0 / -0.6, -2.8 / -0.5
+  29) that gave -0.2 [-7.1, +6.7], the pimc auction +0.2 [-5.6, +6.0] (with the crowsnest
+  policy shipped on 2026-12-05; the four files before it: -4.5 / -3.9, -2.0 / -0.6, -2.8 / -0.5
   and -7.1 / -0.9); the policy's bidding beat the heuristic's cautious margin, not pimc's;
 - card play by sampled worlds solved double-dummy, with more worlds than ``pimc`` and exact
   solves over the last ``exact`` tricks;

@@ -306,7 +306,7 @@ def ppo(results: Path) -> list[str]:
             f"{millions(long['total_steps'])} decisions", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
         row("", "", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic"), bold=True),
         row("shipped `learned`, `configs/crowsnest_distill.yaml`: the long run's auction and the tricks of PPO from "
-            "the double-dummy-value student (`docs/results/dd_ppo_play/`) cloned into one network",
+            "the double-dummy-value student, 8M decisions (`docs/results/dd_ppo_play8m/`), cloned into one network",
             f"{millions(distill['bc_decisions'])} cloned decisions", pairing(results, "distill/eval.json", "random")),
         row("", "", pairing(results, "distill/eval.json", "heuristic"), bold=True),
         row("", "", vs_pimc, bold=True, deals=f"{vs_pimc['deals']} (seed {vs_pimc['seed']})"),
