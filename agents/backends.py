@@ -25,7 +25,6 @@ import multiprocessing
 import os
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -188,7 +187,7 @@ class LocalBackend:
         manager thread is waited for first, then each worker."""
         deadline = time.monotonic() + timeout_s
         manager = getattr(self._pool, "_executor_manager_thread", None)
-        if manager is not None and manager is not threading.current_thread():
+        if manager is not None:
             manager.join(timeout=timeout_s)
         for p in self._procs.values():
             p.join(timeout=max(0.0, deadline - time.monotonic()))
