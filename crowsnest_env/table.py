@@ -181,20 +181,17 @@ class Table:
             raise RuntimeError("call reset() before step()")
         if self.terminated or self.truncated:
             raise RuntimeError("the episode is over; call reset()")
-        seat = self.state.to_move
         action = int(action)  # as apply() would (a TypeError for what is not a number)
-        self.state.apply(action)  # IllegalActionError names the action, seat and phase
-        return self._stepped(seat, action)
+        self.state.check(action)  # IllegalActionError names the action, seat and phase
+        return self.step_legal(action)
 
     def step_legal(self, action: int) -> tuple[float, ...]:
         """:meth:`step` for a caller that knows the episode runs and ``action`` (an int) is legal
-        (``VectorEnv`` checks a whole batch against its masks at once): no test is repeated."""
-        seat = self.state.to_move
-        self.state.advance(action)
-        return self._stepped(seat, action)
-
-    def _stepped(self, seat: int, action: int) -> tuple[float, ...]:
+        (``VectorEnv`` checks a whole batch against its masks at once): no test is repeated.
+        The one body of a step (``VectorEnv``'s hot path: one call per decision)."""
         st = self.state
+        seat = st.to_move
+        st.advance(action)
         if self.keep_record:
             self._actions.append(action)
         if self.encoder is not None:

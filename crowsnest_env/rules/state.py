@@ -180,9 +180,14 @@ class State:
     def apply(self, action: int) -> None:
         """Advance in place by one decision; raises IllegalActionError for an illegal one."""
         a = int(action)
+        self.check(a)
+        self.advance(a)
+
+    def check(self, a: int) -> None:
+        """Raise IllegalActionError (naming the action, seat, phase and reason) unless ``a`` (an
+        int) is legal now."""
         if a < 0 or not (self.legal_mask() >> a) & 1:
             raise self._illegal(a)
-        self.advance(a)
 
     def advance(self, a: int) -> None:
         """:meth:`apply` without its legality test, for a caller that tested ``a`` (an int) against
