@@ -140,7 +140,8 @@ processes play does not depend on how many there are"""
 def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs: int = 32,
                            gamma: float = 1.0, chunk: int = 8192, progress: bool = False, prior: str = "",
                            oracle: bool = False, teacher: str = "", shards: int = 1, workers: int = 1,
-                           values: str = "", **episode_options: Any) -> Demonstrations:
+                           values: str = "", behaviour: str = "", share: float = 1.0,
+                           **episode_options: Any) -> Demonstrations:
     """At least ``decisions`` teacher decisions (whole episodes), all four seats the teacher.
 
     The teacher is ``teacher`` (an agent name, e.g. ``phase:base=heuristic;play=pimc``), else the
@@ -155,6 +156,11 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
     :class:`RolloutValues` with the teacher as the players, ``double_dummy`` those of
     :class:`DoubleDummyValues` (each card solved on the true deal).
 
+    ``behaviour`` (an agent name, e.g. ``checkpoint:PATH`` of an earlier student) plays a ``share``
+    of the decisions instead of the teacher, which still labels every decision: DAgger's
+    collection (:class:`training.rollout.AgentController`). ``returns`` are then those of the mixed
+    play.
+
     ``shards > 1`` splits the decisions over that many collectors (seeds ``seed + k``), run by
     ``workers`` processes (:class:`agents.backends.LocalBackend`) and joined in shard order, so
     the result depends on ``shards`` but not on ``workers``; ``shards = 1`` is one collector.
@@ -165,12 +171,12 @@ def collect_demonstrations(variant: Variant, decisions: int, seed: int, num_envs
         raise ValueError(f"values must be one of {list(VALUE_SOURCES)} (or empty), got {values!r}")
     if shards == 1:
         return _collect(variant, decisions, seed, num_envs, gamma, chunk, progress, prior, oracle, teacher,
-                        values, episode_options)
+                        values, episode_options, behaviour, share)
     from agents.backends import LocalBackend
 
     per = -(-decisions // shards)
     tasks = [(k, (variant, per, seed + k, num_envs, gamma, chunk, False, prior, oracle, teacher, values,
-                  episode_options))
+                  episode_options, behaviour, share))
              for k in range(shards)]
     done: dict[int, Demonstrations] = {}
     backend = LocalBackend(min(workers, shards))
@@ -198,7 +204,7 @@ def _collect_shard(task: tuple[int, tuple[Any, ...]]) -> tuple[int, Demonstratio
 
 def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: float, chunk: int,
              progress: bool, prior: str, oracle: bool, teacher: str, values: str,
-             episode_options: dict[str, Any]) -> Demonstrations:
+             episode_options: dict[str, Any], behaviour: str = "", share: float = 1.0) -> Demonstrations:
     from agents import make_agent
     from agents.heuristic import HeuristicAgent
     from agents.prior import make_prior
@@ -209,7 +215,9 @@ def _collect(variant: Variant, decisions: int, seed: int, num_envs: int, gamma: 
         agent, name = (make_prior(prior) if prior else HeuristicAgent(seed=seed)), prior or "heuristic"
     label: Any = (RolloutValues(agent) if values == "rollouts" else DoubleDummyValues() if values == "double_dummy"
                   else values == "teacher")
-    controller = AgentController(agent, name, record=True, values=label)
+    controller = AgentController(agent, name, record=True, values=label,
+                                 behaviour=make_agent(behaviour, seed=seed + 1) if behaviour else None, share=share,
+                                 seed=seed)
     collector = SelfPlayCollector(variant, num_envs, seed, prior=prior, oracle=oracle, **episode_options)
 
     def assign(_: int) -> tuple[list[Any], tuple[int, ...]]:

@@ -191,6 +191,13 @@ class Config:
     ``phase:base=heuristic?margin=0.05;play=pimc`` to distil the search's card play); empty = the
     prior (``ppo.prior``) or the heuristic. A teacher's games are split into 8 fixed shards
     played by ``ppo.rollout_workers`` processes, so the demonstrations do not depend on that count"""
+    bc_behaviour: str = ""
+    """DAgger (Ross, Gordon and Bagnell 2011): an agent (e.g. ``checkpoint:PATH`` of an earlier student)
+    that plays ``bc_behaviour_share`` of the demonstration games' decisions instead of ``bc_teacher``,
+    which labels them all, so the student also learns the teacher's choice in the positions its own
+    play reaches; empty = the teacher plays every decision"""
+    bc_behaviour_share: float = 1.0
+    """with ``bc_behaviour``: the probability that it plays a decision (the teacher plays the rest)"""
     bc_epochs: int = 4
     """passes over the demonstrations"""
     bc_batch_size: int = 1024
@@ -293,6 +300,7 @@ class Config:
         _real("bc_learning_rate", self.bc_learning_rate, 0.0, positive=True)
         _choice("bc_target", self.bc_target, BC_TARGETS)
         _real("bc_value_scale", self.bc_value_scale, 0.0, positive=True)
+        _real("bc_behaviour_share", self.bc_behaviour_share, 0.0, 1.0)
         if self.ppo.prior and self.algo != "ppo":
             raise ConfigError(f"ppo.prior (a residual policy) is for algo ppo, not {self.algo}")
         if self.ppo.oracle_critic and self.algo != "ppo":
@@ -300,6 +308,7 @@ class Config:
         if self.bc_decisions > 0 and self.algo != "ppo":
             raise ConfigError(f"bc_decisions (behaviour cloning) is for algo ppo, not {self.algo}")
         self._validate_bc_teacher(variant)
+        self._validate_bc_behaviour(variant)
         mix = asdict(self.opponents)
         for k, v in mix.items():
             _real(f"opponents.{k}", v, 0.0)
@@ -361,6 +370,21 @@ class Config:
             if not callable(getattr(make_agent(name, seed=0), "explain", None)):
                 raise ConfigError(f"bc_target values needs a bc_teacher that values its moves (pimc, expert, or a "
                                   f"phase agent with one), and {name!r} gives none")
+
+    def _validate_bc_behaviour(self, variant: Variant) -> None:
+        name = self.bc_behaviour
+        if not isinstance(name, str):
+            raise ConfigError(f"bc_behaviour must be an agent name (or empty), got {name!r}")
+        if not name.strip():
+            return
+        if self.bc_decisions <= 0:
+            raise ConfigError(f"bc_behaviour {name!r} is set but bc_decisions is 0: nothing would be imitated")
+        if self.bc_target != "action":
+            raise ConfigError(f"bc_behaviour (DAgger) plays moves the teacher did not value: it needs bc_target "
+                              f"action, not {self.bc_target!r}")
+        problem = opponent_agent_problem(name, variant)
+        if problem is not None:
+            raise ConfigError(f"bc_behaviour {name!r}: {problem}")
 
     def _validate_ppo(self) -> None:
         a = self.ppo

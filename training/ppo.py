@@ -181,6 +181,7 @@ def warm_start(spec: RunSpec, model: ActorCritic, run: Run) -> dict[str, float]:
                                    gamma=cfg.ppo.gamma, progress=cfg.progress, prior=cfg.ppo.prior,
                                    oracle=cfg.ppo.oracle_critic, teacher=cfg.bc_teacher, shards=shards,
                                    workers=cfg.ppo.rollout_workers, values=BC_VALUES[cfg.bc_target],
+                                   behaviour=cfg.bc_behaviour, share=cfg.bc_behaviour_share,
                                    **cfg.episode_options())
     t_collect = time.time() - t0
     stats = behaviour_clone(model, demos, epochs=cfg.bc_epochs, batch_size=cfg.bc_batch_size,

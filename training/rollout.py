@@ -117,15 +117,45 @@ class AgentController:
     where nothing was valued). ``values=True`` asks the agent's ``explain`` instead of ``act`` (a
     search's own estimates); a callable is given the game's true state and returns the values by
     action id, or None (an oracle label, e.g. :class:`training.bc.RolloutValues`).
+
+    With ``behaviour`` (another view agent) the agent only labels: at each decision the
+    behaviour's action is played instead with probability ``share`` (the agent's otherwise), while
+    the agent's action is what is recorded. That is DAgger's collection (Ross, Gordon and Bagnell,
+    2011): the teacher's choices on the positions a student (and, with ``share`` < 1, the teacher)
+    reaches, so that the student learns to recover from its own departures.
     """
 
     batched = False
 
     def __init__(self, agent: Agent, name: str, record: bool = False,
-                 values: bool | Callable[[State], dict[int, float] | None] = False):
+                 values: bool | Callable[[State], dict[int, float] | None] = False,
+                 behaviour: Agent | None = None, share: float = 1.0, seed: int = 0):
         if values is True and not callable(getattr(agent, "explain", None)):
             raise ValueError(f"agent {name!r} gives no action values (it has no explain)")
+        if behaviour is not None and values:
+            raise ValueError("a behaviour agent plays actions whose values nobody gave: use one or the other")
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share must be in [0, 1], got {share!r}")
         self.agent, self.name, self.record, self.values = agent, name, record, values
+        self.behaviour, self.share = behaviour, share
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        """A new episode: the agent (and the behaviour) reseeded."""
+        self.agent.reset(seed)
+        if self.behaviour is not None:
+            self.behaviour.reset(seed ^ 0x5DEECE66D)
+
+    def played(self, labels: np.ndarray, games: Sequence[int], view: Callable[[int], Any]) -> np.ndarray:
+        """The actions played in ``games`` for the agent's ``labels`` there: the behaviour's (on
+        ``view(game)``) where the draw says so."""
+        if self.behaviour is None or self.share <= 0.0:
+            return labels
+        out = labels.copy()
+        for j, i in enumerate(games):
+            if self.rng.random() < self.share:
+                out[j] = self.behaviour.act(view(i))
+        return out
 
 
 class PhaseTeacher:
@@ -230,7 +260,11 @@ class SelfPlayCollector:
         e.active = True
         for c in e.ctrl:
             if not c.batched:
-                c.agent.reset(self.rng.randrange(2**62))
+                seed = self.rng.randrange(2**62)
+                if isinstance(c, AgentController):
+                    c.reset(seed)
+                else:
+                    c.agent.reset(seed)
 
     def _finish(self, e: _Episode, final: dict[str, Any], out: dict[str, list], stats: Rollout) -> None:
         r = attribute_rewards(e.movers, e.rewards)
@@ -321,7 +355,7 @@ class SelfPlayCollector:
                     acts = np.asarray([c.agent.act(venv.view(i)) for i in idx], dtype=np.int64)
                     if record and teacher is not None and teacher.learner.score:
                         extras = teacher.learner.score(g_obs, g_masks, acts)
-                actions[idx] = acts
+                actions[idx] = c.played(acts, idx, venv.view) if isinstance(c, AgentController) else acts
                 if not record:
                     continue
                 for j, i in enumerate(idx):

@@ -183,6 +183,44 @@ def test_bc_teacher_is_validated():
         config_from_dict({"bc_decisions": 100, "bc_teacher": 3})
 
 
+def test_dagger_plays_the_behaviour_and_records_the_teachers_labels():
+    """``behaviour`` (DAgger): the teacher (the heuristic, the prior here) labels every decision
+    while the behaviour (random) plays a share of them, so the labels are all the teacher's on
+    positions its own play would not reach; share 0 is the teacher's own games, and the per-decision
+    draws are seeded per shard (the same demonstrations for any number of processes)."""
+    prior = "heuristic"
+    plain = collect_demonstrations(VARIANT, 400, seed=5, num_envs=4, prior=prior)
+    zero = collect_demonstrations(VARIANT, 400, seed=5, num_envs=4, prior=prior, behaviour="random", share=0.0)
+    for field in ("obs", "masks", "actions", "returns"):
+        assert np.array_equal(getattr(plain, field), getattr(zero, field)), field
+    mixed = [collect_demonstrations(VARIANT, 400, seed=5, num_envs=4, prior=prior, behaviour="random", share=0.5,
+                                    shards=2, workers=w) for w in (1, 2)]
+    for field in ("obs", "masks", "actions", "returns"):
+        assert np.array_equal(getattr(mixed[0], field), getattr(mixed[1], field)), field
+    num_actions = plain.masks.shape[1]
+    for d in (mixed[0], collect_demonstrations(VARIANT, 400, seed=5, num_envs=4, prior=prior, behaviour="random")):
+        assert d.masks[np.arange(len(d)), d.actions].all()
+        assert (d.obs[:, -num_actions:].argmax(1) == d.actions).all()  # every label is the heuristic's
+    # random play reaches other positions, where the teams score differently
+    assert not np.array_equal(mixed[0].returns[:len(plain)], plain.returns[:len(mixed[0])])
+    with pytest.raises(ValueError, match="share must be in"):
+        collect_demonstrations(VARIANT, 10, seed=5, num_envs=2, behaviour="random", share=1.5)
+
+
+def test_bc_behaviour_is_validated():
+    cfg = config_from_dict({"bc_decisions": 100, "bc_behaviour": "random", "bc_behaviour_share": 0.25})
+    assert (cfg.bc_behaviour, cfg.bc_behaviour_share) == ("random", 0.25)
+    with pytest.raises(ConfigError, match="bc_behaviour 'random' is set but bc_decisions is 0"):
+        config_from_dict({"bc_behaviour": "random"})
+    with pytest.raises(ConfigError, match="bc_behaviour 'nosuch'"):
+        config_from_dict({"bc_decisions": 100, "bc_behaviour": "nosuch"})
+    with pytest.raises(ConfigError, match="bc_behaviour_share"):
+        config_from_dict({"bc_decisions": 100, "bc_behaviour": "random", "bc_behaviour_share": 2})
+    pimc = "phase:base=heuristic;play=pimc?samples=2,nodes=200"
+    with pytest.raises(ConfigError, match="needs bc_target action"):
+        config_from_dict({"bc_decisions": 100, "bc_teacher": pimc, "bc_target": "values", "bc_behaviour": "random"})
+
+
 def test_a_distillation_run_is_the_cloning_alone(tmp_path):
     """``total_steps: 0`` with ``bc_decisions``: the network imitates ``bc_teacher`` and nothing else
     (no PPO update); the file loads and plays; the report names the teacher. Without cloning a

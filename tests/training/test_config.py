@@ -42,7 +42,7 @@ def test_the_agent_files_a_shipped_config_names_are_in_the_tree(path):
     from training.exploit import load_exploit
 
     cfg = load_exploit("heuristic", path).cfg if os.path.basename(path) == "exploit.yaml" else load_config(path)
-    named = " ".join((cfg.bc_teacher, cfg.opponent_agent, cfg.ppo.prior))
+    named = " ".join((cfg.bc_teacher, cfg.bc_behaviour, cfg.opponent_agent, cfg.ppo.prior))
     for rel in re.findall(r"checkpoint:([^;,?\s]+)", named):
         where = os.path.relpath(path, ROOT)
         assert os.path.isfile(os.path.join(ROOT, rel)), f"{where} names {rel}, which is not in the tree"
