@@ -129,7 +129,9 @@ def bc_line(cfg: Config, bc: dict[str, Any]) -> str:
     if not bc.get("decisions"):
         return ""
     teacher = cfg.bc_teacher or cfg.ppo.prior or "heuristic"
-    return (f"- behaviour cloning first: {int(bc['decisions']):,} decisions of `{teacher}` "
+    dagger = (f" labelled by `{teacher}` in games where `{cfg.bc_behaviour}` played {cfg.bc_behaviour_share:.0%} of "
+              f"the decisions (DAgger)" if cfg.bc_behaviour else f" of `{teacher}`")
+    return (f"- behaviour cloning first: {int(bc['decisions']):,} decisions{dagger} "
             f"({int(bc.get('episodes', 0)):,} episodes; {bc.get('collect_seconds', 0.0) / 60:.1f} min to collect, "
             f"{bc.get('seconds', 0.0) / 60:.1f} min in all), accuracy {bc.get('bc_accuracy', 0.0):.1%}")
 

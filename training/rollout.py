@@ -180,6 +180,10 @@ class PhaseTeacher:
         self.name = learner.name
         self.agent = teacher.agent
 
+    def reset(self, seed: int) -> None:
+        """A new episode: the teacher reseeded (the learner is a batched network)."""
+        self.teacher.reset(seed)
+
     def pick(self, phase: Phase) -> Any:
         return self.teacher if phase in self.phases else self.learner
 
@@ -260,11 +264,7 @@ class SelfPlayCollector:
         e.active = True
         for c in e.ctrl:
             if not c.batched:
-                seed = self.rng.randrange(2**62)
-                if isinstance(c, AgentController):
-                    c.reset(seed)
-                else:
-                    c.agent.reset(seed)
+                c.reset(self.rng.randrange(2**62))
 
     def _finish(self, e: _Episode, final: dict[str, Any], out: dict[str, list], stats: Rollout) -> None:
         r = attribute_rewards(e.movers, e.rewards)

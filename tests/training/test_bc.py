@@ -210,6 +210,10 @@ def test_dagger_plays_the_behaviour_and_records_the_teachers_labels():
 def test_bc_behaviour_is_validated():
     cfg = config_from_dict({"bc_decisions": 100, "bc_behaviour": "random", "bc_behaviour_share": 0.25})
     assert (cfg.bc_behaviour, cfg.bc_behaviour_share) == ("random", 0.25)
+    from training.report import bc_line
+
+    line = bc_line(cfg, {"decisions": 100, "episodes": 2})
+    assert "labelled by `heuristic`" in line and "`random` played 25%" in line and "DAgger" in line
     with pytest.raises(ConfigError, match="bc_behaviour 'random' is set but bc_decisions is 0"):
         config_from_dict({"bc_behaviour": "random"})
     with pytest.raises(ConfigError, match="bc_behaviour 'nosuch'"):
