@@ -18,7 +18,9 @@
  *    suit: which low card of a hand is which does not matter, since none of them won a trick
  *    in the proof. Positions that differ in such cards share the entry. Keys are 64-bit hashes
  *    (an additive hash of the point multisets, kept up to date move by move, and a hash of the
- *    fixed cards), so an unrelated position matches with probability about 2^-64 per probe;
+ *    fixed cards), so an unrelated position matches with probability about 2^-64 per probe.
+ *    Once the trick bonus is decided (won, or out of reach) positions that differ only in team
+ *    0's trick count share entries too, stored without the bonus;
  *  - point bounds at trick starts (nothing below 0, nothing above the points still live, the
  *    trick bonus when already won or out of reach, the points of the top trumps one team holds
  *    in sequence, which win whatever trick they fall on), and the last trick scored directly;
@@ -80,7 +82,7 @@ typedef struct {
 
 /* --------------------------------------------------- transposition table */
 /* An entry holds bounds for a class of trick-start positions (partition search): the same
- * seat to lead (and team 0's trick count where a trick bonus exists), the same multiset of
+ * seat to lead (and team 0's trick count while a trick bonus is undecided), the same multiset of
  * point classes per hand and suit (the primary key), and, per suit, the same holders and
  * point classes of the top kvec[s] live cards (the relevant prefix, hashed in ph). Below the
  * prefix the cards are "small": in the search that proved the bound no such card won a trick,
@@ -476,7 +478,17 @@ static int trick_start(Search *s, int alpha, int beta, u64 *rel) {
     }
     const int lo0 = lo, hi0 = hi;
 
-    u64 primary = mix64(s->zsum ^ ((u64)s->leader << 56) ^ (R->bonus ? (u64)s->tricks0 << 60 : 0));
+    /* Where the trick bonus is already decided (won, or out of reach), the value is the points
+     * from here plus a constant, whatever team 0's trick count: those positions share entries,
+     * stored without the constant. Elsewhere the trick count is part of the key. */
+    int offset = 0;
+    u64 tkey = 0;
+    if (R->bonus) {
+        if (2 * s->tricks0 > R->num_tricks) offset = R->bonus, tkey = 15;
+        else if (2 * (s->tricks0 + left) <= R->num_tricks) tkey = 15;
+        else tkey = (u64)s->tricks0;
+    }
+    u64 primary = mix64(s->zsum ^ ((u64)s->leader << 56) ^ (tkey << 60));
     Entry *bucket = &tt[(primary & tt_mask) * WAYS];
     u64 ph[4][16];
     int len[4], have_ph = 0, best_lead = -1;
@@ -487,10 +499,11 @@ static int trick_start(Search *s, int alpha, int beta, u64 *rel) {
         if (!have_ph) { prefix_hashes(s, live, ph, len); have_ph = 1; }
         if (class_hash(ph, e->kvec) != e->ph) continue;
         u64 mask = s->exact_keys ? live : prefix_mask(R, live, e->kvec);
-        if (e->lo >= beta || e->lo == e->hi) { *rel = mask; return e->lo; }
-        if (e->hi <= alpha) { *rel = mask; return e->hi; }
-        if (e->lo > lo) lo = e->lo, used |= mask;
-        if (e->hi < hi) hi = e->hi, used |= mask;
+        int elo = e->lo + offset, ehi = e->hi + offset;
+        if (elo >= beta || elo == ehi) { *rel = mask; return elo; }
+        if (ehi <= alpha) { *rel = mask; return ehi; }
+        if (elo > lo) lo = elo, used |= mask;
+        if (ehi < hi) hi = ehi, used |= mask;
         if (e->best && (s->h[s->leader] >> (e->best - 1) & 1)) best_lead = e->best - 1;
     }
     if (sure_pts) used |= sure;  /* lo and hi may rest on the sure trumps too */
@@ -519,8 +532,8 @@ static int trick_start(Search *s, int alpha, int beta, u64 *rel) {
     for (int w = 0; w < WAYS; w++) {
         Entry *e = &bucket[w];
         if (e->gen == tt_gen && e->primary == primary && e->kvec == kvec && e->ph == cph) {
-            if (e->lo > slo) slo = e->lo;
-            if (e->hi < shi) shi = e->hi;
+            if (e->lo + offset > slo) slo = e->lo + offset;
+            if (e->hi + offset < shi) shi = e->hi + offset;
             slot = e;
             break;
         }
@@ -533,7 +546,7 @@ static int trick_start(Search *s, int alpha, int beta, u64 *rel) {
         }
     }
     slot->primary = primary; slot->ph = cph; slot->kvec = (uint16_t)kvec;
-    slot->lo = (int16_t)slo; slot->hi = (int16_t)shi; slot->gen = tt_gen;
+    slot->lo = (int16_t)(slo - offset); slot->hi = (int16_t)(shi - offset); slot->gen = tt_gen;
     slot->depth = (uint8_t)left; slot->best = (uint8_t)(bm + 1);
     return v;
 }

@@ -119,6 +119,28 @@ def test_partition_search_equals_exact_position_keys(rule_set: str) -> None:
     assert checked >= 8
 
 
+@pytest.mark.parametrize("rule_set", ["partnership", "dixie"])
+def test_a_decided_trick_bonus_shifts_every_value_by_the_bonus(rule_set: str) -> None:
+    """The table shares entries between trick counts that decide the bonus the same way (stored
+    without it): with the bonus already won every value is the bonus above the values where it is
+    out of reach, and an open bonus lies between them."""
+    v = get_variant(rule_set)
+    checked = 0
+    for seed in range(6):
+        state = _play_to(rule_set, 200 + seed, tricks_left=6, on_table=0, random_play=seed % 2 == 1)
+        if state is None:
+            continue
+        dd = _solver(state)
+        args = (state.hands, state.leader, state.trick, state.trick_no)
+        won = dd.values(*args, tricks0=state.trick_no)  # every trick so far: more than half
+        lost = dd.values(*args, tricks0=0)  # even all six left are not more than half
+        open_ = dd.values(*args, tricks0=v.num_tricks // 2 - 2)  # three of the six left win it
+        assert won == {c: x + v.trick_bonus for c, x in lost.items()}
+        assert all(lost[c] <= open_[c] <= won[c] for c in lost)
+        checked += 1
+    assert checked >= 3
+
+
 def test_depth_limited_values_cover_every_legal_card_and_the_last_horizon_is_exact() -> None:
     state = _play_to("buckeye", 3, tricks_left=6, on_table=1)
     assert state is not None
