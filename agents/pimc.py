@@ -8,7 +8,7 @@
   for the resulting points, which counts the bid being made or set; the move with the best
   mean wins, ties broken by the heuristic's choice. ``time_limit`` (seconds, off by default so
   that play never depends on the machine's load) stops sampling early (after ``min_samples``);
-  ``from_trick`` leaves the first tricks to the heuristic. ``keep`` (points, default 0) keeps
+  ``from_trick`` leaves the first tricks to the guide (the heuristic, or the policy). ``keep`` (points, default 0) keeps
   the guide's card (the heuristic's, or the policy's) unless the best mean beats it by more.
 - The default budget (16 worlds, 20,000 nodes each) costs about 14 ms of one core per searched
   card in crowsnest; the compiled solver made it affordable (the pure-Python solver's 8 worlds
@@ -115,7 +115,7 @@ class PIMCAgent:
         self.trump_bias = number_option("trump_bias", trump_bias)
         if self.trump_bias < 0:
             raise ValueError(f"pimc option trump_bias must be >= 0, got {trump_bias!r}")
-        self.from_trick = count_option("from_trick", from_trick, 0)  # earlier tricks are played by the heuristic
+        self.from_trick = count_option("from_trick", from_trick, 0)  # earlier tricks are played by the guide
         # The auction's safety margin (a share of the hand's points kept below the estimate): the heuristic
         # keeps 0.1 for its own card play; PIMC makes more contracts, so it bids on the estimate itself.
         self.heuristic = HeuristicAgent(seed=seed, margin=number_option("bid_margin", bid_margin))
@@ -151,6 +151,10 @@ class PIMCAgent:
             if self.policy is not None:
                 self.policy.reset(seed)
 
+    def first_searched_trick(self, view: PlayerView) -> int:
+        """The first trick (0-based) whose cards the search chooses; the guide plays those before it."""
+        return self.from_trick
+
     def act(self, view: PlayerView) -> int:
         """A legal action: searched in the play, the guide's (heuristic or policy) elsewhere."""
         return self.explain(view)[0]
@@ -160,7 +164,7 @@ class PIMCAgent:
         action id) when it searched; None when the guide chose or the move was forced."""
         if view.phase is Phase.AUCTION and view.legal:
             return self.bidder.act(view), None
-        if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.from_trick:
+        if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.first_searched_trick(view):
             return self.guide.act(view), None
         off = view.layout.play_offset
         legal = view.legal >> off

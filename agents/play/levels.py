@@ -5,14 +5,14 @@
 | Easy | ``phase:base=heuristic;play=random``: the heuristic's bids, nest and trump, random legal cards |
 | Normal | ``heuristic``: the rule-based computer player |
 | Hard | ``learned``: the shipped self-play policy of the rule set (``agents/policies/<variant>.pt``) |
-| Expert | ``expert``: bids as ``pimc``, the policy discards and names trump; PIMC with policy-based inference plays |
+| Expert | ``expert``: bids as ``pimc``, the policy discards and names trump; PIMC with policy-based inference plays (in crowsnest the policy plays the first three tricks) |
 
 How strong each is (duplicate deals, from the JSON in ``docs/results/``): the README's Play
 section, whose table ``scripts/readme_tables.py`` writes from this one.
 
-Hard and Expert need a shipped policy for the rule set; where there is none (today
-``crowsnest_nocrow`` and ``tournament_nocrow``) the table is refused before the game starts,
-with the reason (the app checks every agent on the rule set first: :func:`.session.check_agent`).
+Hard and Expert need a shipped policy for the rule set (all nine rule sets have one); where
+there is none (a variant without a file in ``agents/policies/``) the table is refused before the
+game starts, with the reason (the app checks every agent on the rule set first: :func:`.session.check_agent`).
 """
 
 from __future__ import annotations

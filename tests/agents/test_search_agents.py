@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import inspect
+import random
 
 import pytest
 
@@ -12,7 +13,7 @@ from agents.arena import run_pairing
 from agents.deal_sets import RULE_SETS
 from agents.expert import ExpertAgent
 from agents.pimc import PIMCAgent
-from crowsnest_env.rules import Phase, get_variant, player_view
+from crowsnest_env.rules import Phase, get_variant, new_game, player_view
 from crowsnest_env.table import Table
 
 # small budgets: the point is legality and the plumbing (policy, inference, exact tail), not strength
@@ -73,3 +74,44 @@ def test_expert_takes_every_pimc_option():
     expert = set(inspect.signature(ExpertAgent.__init__).parameters)
     assert pimc == expert
     assert make_agent("expert?keep=5").keep == 5.0
+
+
+def test_expert_searches_from_its_rule_sets_trick_unless_told():
+    """expert's default first searched trick is FROM_TRICK's for the rule set played (the shipped
+    policy plays the tricks before it), 0 elsewhere; from_trick=N, or another policy, sets one
+    trick for every rule set."""
+    from agents.expert import FROM_TRICK
+
+    assert FROM_TRICK["crowsnest"] == 3
+    views = {}
+    for rule_set in ("crowsnest", "tournament"):
+        state = new_game(get_variant(rule_set), rng=random.Random(5), dealer=0)
+        views[rule_set] = player_view(state, 0)
+    default, told = make_agent("expert"), make_agent("expert?from_trick=2")
+    other_policy = make_agent("expert?policy=heuristic,inference=false")
+    assert default.first_searched_trick(views["crowsnest"]) == 3
+    assert default.first_searched_trick(views["tournament"]) == 0
+    assert {told.first_searched_trick(v) for v in views.values()} == {2}
+    assert {other_policy.first_searched_trick(v) for v in views.values()} == {0}
+
+
+def test_expert_leaves_crowsnests_first_tricks_to_the_policy():
+    """In crowsnest expert's card in tricks 1 to 3 is the shipped policy's, searched from trick 4."""
+    expert = make_agent("expert?samples=2,nodes=200,min_samples=1", seed=4)
+    learned = make_agent("learned", seed=4)
+    rng = random.Random(9)
+    state = new_game(get_variant("crowsnest"), rng=rng, dealer=1)
+    checked = searched = 0
+    while state.hand_no == 0:
+        if state.phase is Phase.DEAL:
+            state.deal_random(rng)
+            continue
+        view = player_view(state, state.to_move)
+        action, scores = expert.explain(view)
+        if state.phase is Phase.PLAY and state.trick_no < 3:
+            assert scores is None and action == learned.act(view)
+            checked += 1
+        elif state.phase is Phase.PLAY and scores is not None:
+            searched += 1
+        state.apply(action)
+    assert checked == 12 and searched > 0
