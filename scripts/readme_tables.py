@@ -123,8 +123,9 @@ def standing(results: Path) -> list[str]:
         ("`learned`", pairing(results, "distill/eval.json", "random")),
     ]
     for name, extra in (("`learned`", "learned_vs_pimc_crowsnest.json"),
-                        ("`expert` (bidding as `pimc`)", "expert_vs_pimc_crowsnest_seed29.json"),
-                        ("`expert?auction=policy` (the policy bids)",
+                        ("`expert` (bidding as `pimc`; the policy plays the first three tricks)",
+                         "expert_vs_pimc_crowsnest_seed29.json"),
+                        ("`expert?auction=policy,from_trick=0` (the policy bids; run when every trick was searched)",
                          "expert_policy_auction_vs_pimc_crowsnest_seed29.json")):
         if (results / extra).exists():
             rows.append((name, pairing(results, extra)))
