@@ -5,7 +5,7 @@
 | Easy | ``phase:base=heuristic;play=random``: the heuristic's bids, nest and trump, random legal cards |
 | Normal | ``heuristic``: the rule-based computer player |
 | Hard | ``learned``: the shipped self-play policy of the rule set (``agents/policies/<variant>.pt``) |
-| Expert | ``expert``: bids as ``pimc``, the policy discards and names trump; PIMC with policy-based inference plays (in crowsnest the policy plays the first three tricks) |
+| Expert | ``expert``: bids as ``pimc``; the policy discards, names trump (in crowsnest plays tricks 1-3); PIMC plays |
 
 How strong each is (duplicate deals, from the JSON in ``docs/results/``): the README's Play
 section, whose table ``scripts/readme_tables.py`` writes from this one.
