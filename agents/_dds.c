@@ -452,11 +452,14 @@ static int trick_start(Search *s, int alpha, int beta, u64 *rel) {
     int left = R->num_tricks - s->trick_no;
     if (left == 1) return last_trick(s, rel);
     *rel = 0;
-    int lo = 0, hi = live_points(R, live) + s->nest;
+    /* The trick bonus: already won (offset, the bonus, is part of every value from here), out of
+     * reach, or open (the key then holds team 0's trick count, see below). */
+    int offset = 0, open = 0;
     if (R->bonus) {
-        if (2 * s->tricks0 > R->num_tricks) lo += R->bonus, hi += R->bonus;
-        else if (2 * (s->tricks0 + left) > R->num_tricks) hi += R->bonus;
+        if (2 * s->tricks0 > R->num_tricks) offset = R->bonus;
+        else open = 2 * (s->tricks0 + left) > R->num_tricks;
     }
+    int lo = offset, hi = live_points(R, live) + s->nest + offset + (open ? R->bonus : 0);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
     /* the top trumps held by one team win whatever trick they fall on: their points are that team's */
@@ -478,16 +481,10 @@ static int trick_start(Search *s, int alpha, int beta, u64 *rel) {
     }
     const int lo0 = lo, hi0 = hi;
 
-    /* Where the trick bonus is already decided (won, or out of reach), the value is the points
-     * from here plus a constant, whatever team 0's trick count: those positions share entries,
-     * stored without the constant. Elsewhere the trick count is part of the key. */
-    int offset = 0;
-    u64 tkey = 0;
-    if (R->bonus) {
-        if (2 * s->tricks0 > R->num_tricks) offset = R->bonus, tkey = 15;
-        else if (2 * (s->tricks0 + left) <= R->num_tricks) tkey = 15;
-        else tkey = (u64)s->tricks0;
-    }
+    /* Where the trick bonus is decided (won, or out of reach), the value is the points from here
+     * plus offset, whatever team 0's trick count: those positions share entries, stored without
+     * the offset (key 15, above any trick count). Where it is open the trick count is part of the key. */
+    u64 tkey = R->bonus ? (open ? (u64)s->tricks0 : 15) : 0;
     u64 primary = mix64(s->zsum ^ ((u64)s->leader << 56) ^ (tkey << 60));
     Entry *bucket = &tt[(primary & tt_mask) * WAYS];
     u64 ph[4][16];

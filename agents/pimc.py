@@ -8,8 +8,9 @@
   for the resulting points, which counts the bid being made or set; the move with the best
   mean wins, ties broken by the heuristic's choice. ``time_limit`` (seconds, off by default so
   that play never depends on the machine's load) stops sampling early (after ``min_samples``);
-  ``from_trick`` leaves the first tricks to the guide (the heuristic, or the policy). ``keep`` (points, default 0) keeps
-  the guide's card (the heuristic's, or the policy's) unless the best mean beats it by more.
+  ``from_trick`` leaves the first tricks to the guide (the heuristic, or the policy).
+  ``keep`` (points, default 0) keeps the guide's card (the heuristic's, or the policy's) unless
+  the best mean beats it by more.
 - The default budget (16 worlds, 20,000 nodes each) costs about 14 ms of one core per searched
   card in crowsnest; the compiled solver made it affordable (the pure-Python solver's 8 worlds
   of 3,000 nodes cost about 50 ms). More worlds, deeper horizons and exact solves from earlier
