@@ -11,7 +11,9 @@ with ``torch.load(weights_only=True)``, written atomically (temp file beside it,
 | algo             | ``"ppo"`` (actor-critic, :class:`ActorCritic`) or ``"dmc"`` (:class:`QNet`) |
 | model_spec       | ``{"hidden": [..], "action_embed": int}`` to rebuild the network |
 |                  | (PPO may add ``prior``, ``prior_weight``: a residual policy, :mod:`agents.prior`; |
-|                  | ``oracle_size``: an oracle critic's extra input, used in training only) |
+|                  | ``oracle_size``: an oracle critic's extra input, used in training only; |
+|                  | ``members``: a list of ``{"hidden": ..}``, a :class:`PolicyEnsemble` of |
+|                  | actor-critics sharing the prior, written by :mod:`training.ensemble`) |
 | model            | the network's ``state_dict``                                     |
 | variant, crow    | rules the network was trained for                                |
 | layout           | ``ObservationLayout.describe()`` as lists                        |
@@ -223,6 +225,10 @@ def _width(name: str, value: Any) -> int:
 
 def expected_shapes(algo: str, obs_size: int, num_actions: int, spec: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     """The state_dict shapes of ``algo``'s network for a (validated) ``spec``, without building it."""
+    if "members" in spec:  # a PolicyEnsemble: each member's shapes under members.<i>.
+        common = {k: v for k, v in spec.items() if k != "members"}
+        return {f"members.{i}.{k}": shape for i, member in enumerate(spec["members"])
+                for k, shape in expected_shapes(algo, obs_size, num_actions, {**common, **member}).items()}
     hidden = list(spec["hidden"])
     shapes: dict[str, tuple[int, ...]] = {}
     actor = obs_size + (num_actions if algo == "ppo" and spec.get("prior") else 0)
@@ -250,6 +256,8 @@ def validate_model_spec(algo: str, spec: Any, obs_size: int, num_actions: int) -
         raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")
     if not isinstance(spec, dict):
         raise ValueError(f"model_spec must be a mapping, got {type(spec).__name__}")
+    if algo == "ppo" and "members" in spec:
+        return _validate_ensemble(spec, obs_size, num_actions)
     allowed = {"hidden"} | ({"action_embed"} if algo == "dmc" else {"prior", "prior_weight", "oracle_size"})
     unknown = set(spec) - allowed
     if unknown or "hidden" not in spec:
@@ -274,6 +282,33 @@ def validate_model_spec(algo: str, spec: Any, obs_size: int, num_actions: int) -
     params = sum(math.prod(s) for s in shapes.values())
     if params > MAX_PARAMS:
         raise ValueError(f"model_spec {dict(spec)} asks for {params:,} parameters; the limit is {MAX_PARAMS:,}")
+    return shapes
+
+
+MAX_MEMBERS = 16
+"""most members a PolicyEnsemble's model_spec may list"""
+
+
+def _validate_ensemble(spec: dict[str, Any], obs_size: int, num_actions: int) -> dict[str, tuple[int, ...]]:
+    """validate_model_spec for a PolicyEnsemble: ``members`` (each ``{"hidden": .., "oracle_size": ..}``)
+    with the shared ``prior`` and ``prior_weight`` beside it."""
+    unknown = set(spec) - {"members", "prior", "prior_weight"}
+    if unknown:
+        raise ValueError(f"an ensemble's model_spec keys must be ['members', 'prior', 'prior_weight'] (each member "
+                         f"its own 'hidden'), got {sorted(spec)}")
+    members = spec["members"]
+    if not isinstance(members, (list, tuple)) or not 1 <= len(members) <= MAX_MEMBERS:
+        raise ValueError(f"model_spec members must be a list of 1 to {MAX_MEMBERS} member specs, got {quote(members)}")
+    common = {k: v for k, v in spec.items() if k != "members"}
+    for i, member in enumerate(members):
+        if not isinstance(member, dict) or not set(member) <= {"hidden", "oracle_size"}:
+            raise ValueError(f"model_spec members[{i}] must be a mapping of 'hidden' (and 'oracle_size'), "
+                             f"got {quote(member)}")
+        validate_model_spec("ppo", {**common, **member}, obs_size, num_actions)
+    shapes = expected_shapes("ppo", obs_size, num_actions, spec)
+    params = sum(math.prod(s) for s in shapes.values())
+    if params > MAX_PARAMS:
+        raise ValueError(f"the ensemble's model_spec asks for {params:,} parameters; the limit is {MAX_PARAMS:,}")
     return shapes
 
 
@@ -311,6 +346,7 @@ def model_from_checkpoint(data: dict[str, Any]) -> nn.Module:
     return model
 
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_PARAMS", "CheckpointError", "check_state_dict",
-           "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload", "model_from_checkpoint",
-           "other_rules", "read_checkpoint", "validate_model_spec", "weights_copy", "write_checkpoint"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_LAYER_WIDTH", "MAX_MEMBERS", "MAX_PARAMS", "CheckpointError",
+           "check_state_dict", "checkpoint_variant", "expected_shapes", "layout_rows", "make_payload",
+           "model_from_checkpoint", "other_rules", "read_checkpoint", "validate_model_spec", "weights_copy",
+           "write_checkpoint"]

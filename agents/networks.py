@@ -70,6 +70,35 @@ class ActorCritic(nn.Module):
         return logits, self.value(self.critic(obs)).squeeze(-1)
 
 
+class PolicyEnsemble(nn.Module):
+    """Several actor-critics for the same rules acting as one policy: the product of their
+    policies (the mean of their log-probabilities; a masked softmax over it renormalises over the
+    legal actions exactly as each member's own would) and the mean of their values.
+
+    The members share one input (a residual policy's prior columns included), so they share the
+    prior; each adds its own ``prior_weight`` times the prior's one-hot inside its logits. Built
+    from ``{"members": [{"hidden": [..]}, ..], "prior": .., "prior_weight": ..}``; the file is
+    written by :mod:`training.ensemble`. It is an agent's network only: nothing trains it.
+    """
+
+    def __init__(self, members: list[ActorCritic]):
+        super().__init__()
+        if not members:
+            raise ValueError("an ensemble needs at least one member")
+        self.members = nn.ModuleList(members)
+        first = members[0]
+        self.num_actions, self.prior_weight, self.actor_size = first.num_actions, first.prior_weight, first.actor_size
+        self.oracle_size = 0
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logps, values = [], []
+        for member in self.members:
+            logits, value = member(obs)
+            logps.append(torch.log_softmax(logits, -1))
+            values.append(value)
+        return torch.stack(logps).mean(0), torch.stack(values).mean(0)
+
+
 class QNet(nn.Module):
     """DouZero-style Q(s, a): a state trunk, an action embedding, and a head over both."""
 
@@ -96,10 +125,14 @@ class QNet(nn.Module):
 
 def build_model(algo: str, obs_size: int, num_actions: int, spec: dict[str, Any]) -> nn.Module:
     """The network of ``algo`` ("ppo" or "dmc") from its ``model_spec``."""
-    hidden = [int(h) for h in spec["hidden"]]
     if algo == "ppo":
         weight = float(spec.get("prior_weight", 0.0)) if spec.get("prior") else 0.0
-        return ActorCritic(obs_size, num_actions, hidden, weight, int(spec.get("oracle_size", 0)))
+        if "members" in spec:
+            return PolicyEnsemble([ActorCritic(obs_size, num_actions, [int(h) for h in m["hidden"]], weight,
+                                               int(m.get("oracle_size", 0))) for m in spec["members"]])
+        return ActorCritic(obs_size, num_actions, [int(h) for h in spec["hidden"]], weight,
+                           int(spec.get("oracle_size", 0)))
+    hidden = [int(h) for h in spec["hidden"]]
     if algo == "dmc":
         return QNet(obs_size, num_actions, hidden, int(spec.get("action_embed", 32)))
     raise ValueError(f"unknown algo {algo!r}; expected one of {ALGOS}")
@@ -109,4 +142,4 @@ def masked_logits(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
     return torch.where(masks, logits, torch.full_like(logits, MASKED_LOGIT))
 
 
-__all__ = ["ALGOS", "MASKED_LOGIT", "ActorCritic", "QNet", "build_model", "masked_logits"]
+__all__ = ["ALGOS", "MASKED_LOGIT", "ActorCritic", "PolicyEnsemble", "QNet", "build_model", "masked_logits"]

@@ -1,0 +1,108 @@
+"""``python -m training.ensemble``: a product of several policies in one agent file, loaded like any other."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import torch
+
+from agents import make_agent
+from agents.checkpoint import CheckpointError, make_payload, read_checkpoint, write_checkpoint
+from agents.learned import PolicyAgent
+from agents.networks import ActorCritic, PolicyEnsemble, QNet
+from crowsnest_env.observation import observation_layout
+from crowsnest_env.rules import get_variant, layout_for
+from crowsnest_env.table import Table
+from training.ensemble import ensemble, main
+
+V = get_variant("crowsnest")
+OBS, ACTS = observation_layout(V).size, layout_for(V).num_actions
+
+
+def _member(path, hidden, seed, variant=V, prior="heuristic", weight=3.0):
+    torch.manual_seed(seed)
+    spec = {"hidden": hidden, **({"prior": prior, "prior_weight": weight} if prior else {})}
+    obs, acts = observation_layout(variant).size, layout_for(variant).num_actions
+    model = ActorCritic(obs, acts, hidden, weight if prior else 0.0)
+    for p in model.parameters():  # far from the near-uniform initial policy head, so the members disagree
+        torch.nn.init.normal_(p, std=0.3)
+    write_checkpoint(path, make_payload(algo="ppo", model=model, model_spec=spec, variant=variant))
+    return str(path)
+
+
+@pytest.fixture
+def members(tmp_path):
+    return [_member(tmp_path / f"m{i}.pt", h, i) for i, h in enumerate(([16], [24, 8], [12]))]
+
+
+def _views(n_games=3):
+    """Views of every decision of a few random games."""
+    rng = random.Random(0)
+    for g in range(n_games):
+        table = Table(V, episode="hand", observe=False, record=False)
+        table.reset(g, dealer=g % 4)
+        while not table.done:
+            view = table.view()
+            yield view
+            table.step(rng.choice([a for a in range(view.legal.bit_length()) if view.legal >> a & 1]))
+
+
+def test_the_ensemble_acts_on_the_mean_of_its_members_log_probabilities(members, tmp_path):
+    out = tmp_path / "ens.pt"
+    payload = ensemble(str(out), members, note="three members")
+    assert payload["model_spec"] == {"members": [{"hidden": [16]}, {"hidden": [24, 8]}, {"hidden": [12]}],
+                                     "prior": "heuristic", "prior_weight": 3.0}
+    assert [m["file"] for m in payload["extra"]["members"]] == ["m0.pt", "m1.pt", "m2.pt"]
+    agent = make_agent(f"checkpoint:{out}", seed=0)
+    assert isinstance(agent, PolicyAgent) and isinstance(agent.model, PolicyEnsemble)
+    singles = [PolicyAgent.from_checkpoint(m) for m in members]
+    decisions = departures = 0
+    for view in _views():
+        if view.legal & (view.legal - 1) == 0:
+            continue
+        legal = torch.tensor([bool(view.legal >> a & 1) for a in range(ACTS)])
+        obs = torch.from_numpy(agent.encode(view)).unsqueeze(0)
+        with torch.no_grad():
+            total = sum(torch.log_softmax(s.model(obs)[0][0].masked_fill(~legal, -1e9), -1) for s in singles)
+        assert agent.act(view) == int(torch.argmax(total))  # the product, renormalised over the legal actions
+        decisions += 1
+        departures += len({s.act(view) for s in singles}) > 1
+    assert decisions > 100 and departures > 10  # the members disagree, so the test tells a product from a member
+
+
+def test_the_cli_writes_a_file_that_reads_back_and_names_bad_members_in_one_line(members, tmp_path, capsys):
+    out = tmp_path / "ens.pt"
+    assert main([str(out), *members]) == 0
+    assert "3 members" in capsys.readouterr().out
+    data = read_checkpoint(out, V)
+    assert len(data["model_spec"]["members"]) == 3
+    # a member that is itself an ensemble, one with another prior, another rule set, a DMC network
+    other_prior = _member(tmp_path / "np.pt", [16], 5, prior=None)
+    other_rules = _member(tmp_path / "tn.pt", [16], 6, variant=get_variant("tournament"))
+    qnet = tmp_path / "q.pt"
+    write_checkpoint(qnet, make_payload(algo="dmc", model=QNet(OBS, ACTS, [16]), model_spec={"hidden": [16]},
+                                        variant=V))
+    for bad, message in ((str(out), "itself an ensemble"), (other_prior, "same prior"),
+                         (other_rules, "one rule set"), (str(qnet), "dmc network")):
+        assert main([str(tmp_path / "x.pt"), members[0], bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert message in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "x.pt").exists()
+    assert main([members[0], members[0], members[1]]) == 2  # never over a member
+    assert "input checkpoint" in capsys.readouterr().err
+
+
+def test_a_crafted_ensemble_spec_is_a_checkpoint_error(members, tmp_path):
+    out = tmp_path / "ens.pt"
+    payload = ensemble(str(out), members)
+    for spec, message in (({**payload["model_spec"], "hidden": [16]}, "an ensemble's model_spec keys"),
+                          ({**payload["model_spec"], "members": []}, "1 to 16 member specs"),
+                          ({**payload["model_spec"], "members": [{"hidden": [16], "prior": "x"}] * 3}, r"members\[0\]"),
+                          ({**payload["model_spec"], "members": [{"hidden": [16]}] * 3}, "has shape|do not fit")):
+        bad = tmp_path / "bad.pt"
+        write_checkpoint(bad, {**payload, "model_spec": spec})
+        with pytest.raises(CheckpointError, match=message):
+            read_checkpoint(bad)
+    with pytest.raises(CheckpointError, match="at least one member"):
+        ensemble(str(tmp_path / "none.pt"), [])

@@ -1,0 +1,143 @@
+"""Join several policies of one rule set into one agent file: a product of experts.
+
+    python -m training.ensemble OUT.pt A.pt B.pt C.pt [--note TEXT]
+
+The file holds a :class:`agents.networks.PolicyEnsemble`: its policy is the mean of the members'
+log-probabilities (their product, renormalised over the legal actions), its value the mean of
+their values. It loads like any agent file (``checkpoint:OUT.pt``, a shipped ``learned`` file, a
+``bc_teacher`` to distil it back into one network), and nothing trains it further.
+
+The members must be actor-critic (PPO-format) files for the same rules and observation layout,
+with the same prior (``ppo.prior``) and prior weight, since they share one input; an ensemble is
+not a member (its members are listed instead). ``extra.members`` records each member's file and
+source run.
+
+``--evaluate DIR`` then plays the file as a training run's final evaluation does (against random
+and the heuristic on the arena's duplicate deals, seed ``--seed``, and the heuristic against random
+on the same deals) and writes a run folder's ``eval.json``, ``baseline.json``, ``arena.png`` and
+``report.md`` there, so the file's figures come from the same code as every trained policy's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from agents.checkpoint import (
+    MAX_MEMBERS,
+    CheckpointError,
+    checkpoint_variant,
+    make_payload,
+    model_from_checkpoint,
+    read_checkpoint,
+    write_checkpoint,
+)
+from agents.networks import PolicyEnsemble
+from crowsnest_env.atomic import atomic_write_text
+from crowsnest_env.cli_errors import print_error
+
+from .export import check_output
+
+
+def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
+    """Write the ensemble of the agent files ``members`` to ``dst``; returns its payload."""
+    if not members:
+        raise CheckpointError("name at least one member file")
+    if len(members) > MAX_MEMBERS:
+        raise CheckpointError(f"{len(members)} members; an ensemble holds at most {MAX_MEMBERS}")
+    for src in members:
+        check_output(src, dst)
+    datas = [read_checkpoint(src) for src in members]
+    first, variant = datas[0], checkpoint_variant(datas[0])
+    prior = {k: first["model_spec"][k] for k in ("prior", "prior_weight") if k in first["model_spec"]}
+    specs = []
+    for src, data in zip(members, datas):
+        spec = data["model_spec"]
+        if data["algo"] != "ppo":
+            raise CheckpointError(f"member {src!r} is a {data['algo']} network; an ensemble joins actor-critic "
+                                  f"(ppo) policies, whose probabilities it multiplies")
+        if "members" in spec:
+            raise CheckpointError(f"member {src!r} is itself an ensemble; name its member files instead")
+        if checkpoint_variant(data) != variant:
+            raise CheckpointError(f"member {src!r} was trained for {checkpoint_variant(data).name!r}, "
+                                  f"{members[0]!r} for {variant.name!r}: an ensemble plays one rule set")
+        own = {k: spec[k] for k in ("prior", "prior_weight") if k in spec}
+        if own != prior:
+            raise CheckpointError(f"member {src!r} has prior {own or 'none'}, {members[0]!r} {prior or 'none'}: "
+                                  f"the members share one input, so they need the same prior and weight")
+        specs.append({k: spec[k] for k in ("hidden", "oracle_size") if k in spec})
+    model = PolicyEnsemble([model_from_checkpoint(d) for d in datas])  # type: ignore[misc]
+    extra = {"source": "ensemble", "note": note,
+             "members": [{"file": os.path.basename(src), "source": str(d.get("extra", {}).get("source", ""))}
+                         for src, d in zip(members, datas)]}
+    payload = make_payload(algo="ppo", model=model, model_spec={"members": specs, **prior}, variant=variant,
+                           extra=extra)
+    model_from_checkpoint(payload)  # the file's spec and weights fit before anything is written
+    write_checkpoint(dst, payload)
+    return payload
+
+
+def evaluate(path: str, out: str, deals: int = 1000, seed: int = 12345, workers: int = 2) -> dict[str, Any]:
+    """A run's final evaluation of the agent file ``path`` (an ensemble or any other), written into
+    the folder ``out``; returns the verdicts."""
+    from .config import Config
+    from .evaluate import baseline_reference, final_evaluation, verdicts
+    from .report import plot_arena, verdict_lines
+
+    data = read_checkpoint(path)
+    variant = checkpoint_variant(data)
+    cfg = Config(name=os.path.basename(os.path.normpath(out)), variant=data["variant"], crow=bool(data["crow"]),
+                 final_eval_deals=deals, eval_seed=seed, eval_workers=workers)
+    if deals <= 0:
+        raise ValueError(f"--deals must be positive, got {deals}")
+    os.makedirs(out, exist_ok=True)
+    results = final_evaluation(cfg, path)
+    atomic_write_text(os.path.join(out, "eval.json"), json.dumps(results, indent=2))
+    reference = baseline_reference(cfg)
+    atomic_write_text(os.path.join(out, "baseline.json"), json.dumps(reference, indent=2))
+    plot_arena(results, os.path.join(out, "arena.png"))
+    members = data.get("extra", {}).get("members") or []
+    lines = [f"# {cfg.name}: {path} on {variant.name}", "",
+             f"- {len(members)} members (`python -m training.ensemble`): "
+             + ", ".join(f"`{m['file']}` ({m['source']})" for m in members) if members else f"- agent file `{path}`",
+             "- no training of its own (its members were trained by their own runs)", "",
+             "## Arena (duplicate deals, the file as team a)", "",
+             "| opponent | deals | points/deal (a - b) | 95% CI | made rate a | made rate opponent "
+             "| contracts a / opponent |", "|---|---:|---:|---|---:|---:|---|"]
+    for opp, r in results.items():
+        lines.append(f"| {opp} | {r['deals']} | {r['adp']:+.1f} | [{r['adp_ci95'][0]:+.1f}, {r['adp_ci95'][1]:+.1f}] "
+                     f"| {r['made_rate_a']:.1%} | {r['made_rate_b']:.1%} | {r['bids_a']} / {r['bids_b']} |")
+    lines += ["", f"Arena seed {seed}; each deal is played at two tables with the teams swapped.", ""]
+    lines += verdict_lines(results, reference)
+    lines += ["![arena](arena.png)", ""]
+    atomic_write_text(os.path.join(out, "report.md"), "\n".join(lines) + "\n")
+    return verdicts(results, reference)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training.ensemble", description=__doc__.splitlines()[0])
+    p.add_argument("dst", help="the agent file to write")
+    p.add_argument("members", nargs="+", help="the member agent files (or run checkpoints), same rules and prior")
+    p.add_argument("--note", default="", help="a line stored with the file (e.g. the commands that made the members)")
+    p.add_argument("--evaluate", metavar="DIR", default=None,
+                   help="then play the file as a run's final evaluation and write eval.json, baseline.json, "
+                        "arena.png and report.md into DIR")
+    p.add_argument("--deals", type=int, default=1000, help="--evaluate's duplicate deals per opponent (default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="--evaluate's arena seed (default 12345, the runs')")
+    p.add_argument("--workers", type=int, default=2, help="--evaluate's arena processes (default 2)")
+    args = p.parse_args(argv)
+    try:
+        ensemble(args.dst, args.members, args.note)
+        print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB, {len(args.members)} members)")
+        if args.evaluate:
+            print(json.dumps(evaluate(args.dst, args.evaluate, args.deals, args.seed, args.workers), indent=2))
+    except (ValueError, OSError) as err:
+        return print_error(p.prog, err)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
