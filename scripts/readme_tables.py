@@ -116,16 +116,18 @@ def standing(results: Path) -> list[str]:
         ("`pimc` (16 worlds x 20,000 nodes, bid margin 0)", pairing(results, "pimc_vs_heuristic_crowsnest_seed0.json")),
         (f"main job's policy ({millions(main['total_steps'])} decisions)",
          pairing(results, "crowsnest_ppo/eval.json", "heuristic")),
-        (f"the long-config policy ({millions(long['total_steps'])} decisions; the shipped file's auction teacher)",
+        (f"the long-config policy ({millions(long['total_steps'])} decisions; the distillation's auction teacher)",
          pairing(results, "crowsnest_ppo_long/eval.json", "heuristic")),
-        ("`learned` (the shipped file: that auction and PPO's tricks from the double-dummy-value student, distilled)",
+        ("one policy: that auction and PPO's tricks from the double-dummy-value student, distilled",
          pairing(results, "distill/eval.json", "heuristic")),
-        ("`learned`", pairing(results, "distill/eval.json", "random")),
+        ("`learned` (the shipped file: that policy and three students of the search, an ensemble)",
+         pairing(results, "ensemble/eval.json", "heuristic")),
+        ("`learned`", pairing(results, "ensemble/eval.json", "random")),
     ]
     for name, extra in (("`learned`", "learned_vs_pimc_crowsnest.json"),
                         ("`expert` (bidding as `pimc`; the policy plays the first three tricks)",
                          "expert_vs_pimc_crowsnest_seed29.json"),
-                        ("`expert?auction=policy,from_trick=0` (the policy bids; run when every trick was searched)",
+                        ("`expert?auction=policy,from_trick=0` (the policy bids, every trick searched)",
                          "expert_policy_auction_vs_pimc_crowsnest_seed29.json")):
         if (results / extra).exists():
             rows.append((name, pairing(results, extra)))
@@ -134,11 +136,12 @@ def standing(results: Path) -> list[str]:
     return lines
 
 
-POLICY_RUNS = {"crowsnest": ("distill", "configs/crowsnest_distill.yaml"),
+POLICY_RUNS = {"crowsnest": ("ensemble", "docs/results/ensemble/README.md"),
                "tournament_nocrow": ("variants/tournament_nocrow_distill",
                                      "configs/policies/tournament_nocrow_distill.yaml")}
 """rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
-configs/policies/<rule set>.yaml"""
+configs/policies/<rule set>.yaml. A folder without config.yaml is an ensemble's evaluation
+(``python -m training.ensemble --evaluate``): no training of its own, its members counted in report.md."""
 
 
 @table("policies")
@@ -152,17 +155,23 @@ def policies(results: Path) -> list[str]:
              "|---|---|---:|---:|---:|---|---|---|---|---|---|"]
     for rs in rule_set_names():
         run, config = POLICY_RUNS.get(rs, (f"variants/{rs}", f"configs/policies/{rs}.yaml"))
-        cfg = run_config(results, run)
+        ensemble = not (results / run / "config.yaml").exists()
+        cfg = {} if ensemble else run_config(results, run)
         h, r = pairing(results, f"{run}/eval.json", "heuristic"), pairing(results, f"{run}/eval.json", "random")
         base = pairing(results, f"{run}/baseline.json")
         report = (results / run / "report.md").read_text(encoding="utf-8")
-        minutes = re.search(r"(?:about )?([\d.]+) min of training", report)
+        minutes = None if ensemble else re.search(r"(?:about )?([\d.]+) min of training", report)
+        members = re.search(r"^- (\d+) members", report, re.M)
+        if ensemble and not members:
+            raise SystemExit(f"readme_tables: {run}/report.md names no members and {run} has no config.yaml")
         strong, robust = h["adp_ci95"][0] > 5.0, r["adp"] >= base["adp"] - 5.0
         prior = cfg.get("ppo", {}).get("prior")  # a residual policy: what its rule agent does alone, same deals
         alone = (f"`{prior}` {adp(pairing(results, f'{run}/prior_alone.json'))}"
                  if prior and (results / run / "prior_alone.json").exists() else "—")
-        lines.append(cells(rs, f"`{config}`", f"{millions(cfg['total_steps'])} ({millions(cfg['bc_decisions'])})",
-                           f"{float(minutes.group(1)):.0f} min" if minutes else "", h["deals"], adp(h), alone, adp(r),
+        decisions = (f"an ensemble of {members.group(1)} policies" if ensemble and members
+                     else f"{millions(cfg['total_steps'])} ({millions(cfg['bc_decisions'])})")
+        trained = "its members'" if ensemble else f"{float(minutes.group(1)):.0f} min" if minutes else ""
+        lines.append(cells(rs, f"`{config}`", decisions, trained, h["deals"], adp(h), alone, adp(r),
                            signed(base["adp"]), "**yes**" if strong else "no",
                            "yes" if robust else f"no ({signed(r['adp'] - base['adp'])})"))
     return lines
@@ -306,10 +315,13 @@ def ppo(results: Path) -> list[str]:
         row("long `configs/crowsnest_ppo_long.yaml`: the main job's recipe, fixed budget",
             f"{millions(long['total_steps'])} decisions", pairing(results, "crowsnest_ppo_long/eval.json", "random")),
         row("", "", pairing(results, "crowsnest_ppo_long/eval.json", "heuristic"), bold=True),
-        row("shipped `learned`, `configs/crowsnest_distill.yaml`: the long run's auction and the tricks of PPO from "
+        row("`configs/crowsnest_distill.yaml`: the long run's auction and the tricks of PPO from "
             "the double-dummy-value student, 8M decisions (`docs/results/dd_ppo_play8m/`), cloned into one network",
             f"{millions(distill['bc_decisions'])} cloned decisions", pairing(results, "distill/eval.json", "random")),
         row("", "", pairing(results, "distill/eval.json", "heuristic"), bold=True),
+        row("shipped `learned`: that network and three students of the search joined by `python -m training.ensemble` "
+            "(`docs/results/ensemble/`)", "its members'", pairing(results, "ensemble/eval.json", "random")),
+        row("", "", pairing(results, "ensemble/eval.json", "heuristic"), bold=True),
         row("", "", vs_pimc, bold=True, deals=f"{vs_pimc['deals']} (seed {vs_pimc['seed']})"),
     ]
 
@@ -324,7 +336,7 @@ def levels(results: Path) -> list[str]:
     strength = {
         "easy": ("`heuristic`", pairing(results, "easy_vs_heuristic_crowsnest.json")),
         "normal": ("`random`", pairing(results, "heuristic_vs_random_crowsnest.json")),
-        "hard": ("`heuristic`", pairing(results, "distill/eval.json", "heuristic")),
+        "hard": ("`heuristic`", pairing(results, "ensemble/eval.json", "heuristic")),
         "expert": ("`pimc`", pairing(results, "expert_vs_pimc_crowsnest_seed29.json")),  # with the shipped policy
     }
     if set(strength) != set(LEVELS):

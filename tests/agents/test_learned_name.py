@@ -22,7 +22,7 @@ def test_every_rule_set_ships_a_small_policy_for_itself(name):
     assert "optimizer" not in data and "rng" not in data  # weights only
     import os
 
-    assert os.path.getsize(path) < 4_000_000
+    assert os.path.getsize(path) < 8_000_000  # one network is 1-3 MB; crowsnest's ensemble of four 5.7 MB
 
 
 @pytest.mark.parametrize("name", RULE_SETS)
