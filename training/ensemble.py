@@ -24,7 +24,7 @@ import argparse
 import json
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from agents.checkpoint import (
     MAX_MEMBERS,
@@ -35,7 +35,7 @@ from agents.checkpoint import (
     read_checkpoint,
     write_checkpoint,
 )
-from agents.networks import PolicyEnsemble
+from agents.networks import ActorCritic, PolicyEnsemble
 from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.cli_errors import print_error
 
@@ -69,7 +69,7 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
             raise CheckpointError(f"member {src!r} has prior {own or 'none'}, {members[0]!r} {prior or 'none'}: "
                                   f"the members share one input, so they need the same prior and weight")
         specs.append({k: spec[k] for k in ("hidden", "oracle_size") if k in spec})
-    model = PolicyEnsemble([model_from_checkpoint(d) for d in datas])  # type: ignore[misc]
+    model = PolicyEnsemble([cast(ActorCritic, model_from_checkpoint(d)) for d in datas])
     extra = {"source": "ensemble", "note": note,
              "members": [{"file": os.path.basename(src), "source": str(d.get("extra", {}).get("source", ""))}
                          for src, d in zip(members, datas)]}
@@ -83,16 +83,25 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
 def evaluate(path: str, out: str, deals: int = 1000, seed: int = 12345, workers: int = 2) -> dict[str, Any]:
     """A run's final evaluation of the agent file ``path`` (an ensemble or any other), written into
     the folder ``out``; returns the verdicts."""
+    from crowsnest_env.rules import get_variant
+
     from .config import Config
     from .evaluate import baseline_reference, final_evaluation, verdicts
-    from .report import plot_arena, verdict_lines
+    from .report import arena_table, plot_arena, verdict_lines
 
-    data = read_checkpoint(path)
-    variant = checkpoint_variant(data)
-    cfg = Config(name=os.path.basename(os.path.normpath(out)), variant=data["variant"], crow=bool(data["crow"]),
-                 final_eval_deals=deals, eval_seed=seed, eval_workers=workers)
     if deals <= 0:
         raise ValueError(f"--deals must be positive, got {deals}")
+    data = read_checkpoint(path)
+    variant = checkpoint_variant(data)
+    try:
+        preset = get_variant(data["variant"])  # the name says it all: crowsnest_nocrow is the 40-card preset
+    except ValueError:
+        preset = None
+    if preset != variant:  # the arena is given a rule set by name: a variant file's rules have none
+        raise CheckpointError(f"{path!r} was trained for rules of its own named {variant.name!r}, not a preset; "
+                              f"--evaluate plays the presets (evaluate it with crowsnest-arena --variant FILE)")
+    cfg = Config(name=os.path.basename(os.path.normpath(out)), variant=data["variant"],
+                 final_eval_deals=deals, eval_seed=seed, eval_workers=workers)
     os.makedirs(out, exist_ok=True)
     results = final_evaluation(cfg, path)
     atomic_write_text(os.path.join(out, "eval.json"), json.dumps(results, indent=2))
@@ -104,12 +113,7 @@ def evaluate(path: str, out: str, deals: int = 1000, seed: int = 12345, workers:
              f"- {len(members)} members (`python -m training.ensemble`): "
              + ", ".join(f"`{m['file']}` ({m['source']})" for m in members) if members else f"- agent file `{path}`",
              "- no training of its own (its members were trained by their own runs)", "",
-             "## Arena (duplicate deals, the file as team a)", "",
-             "| opponent | deals | points/deal (a - b) | 95% CI | made rate a | made rate opponent "
-             "| contracts a / opponent |", "|---|---:|---:|---|---:|---:|---|"]
-    for opp, r in results.items():
-        lines.append(f"| {opp} | {r['deals']} | {r['adp']:+.1f} | [{r['adp_ci95'][0]:+.1f}, {r['adp_ci95'][1]:+.1f}] "
-                     f"| {r['made_rate_a']:.1%} | {r['made_rate_b']:.1%} | {r['bids_a']} / {r['bids_b']} |")
+             "## Arena (duplicate deals, the file as team a)", "", *arena_table(results)]
     lines += ["", f"Arena seed {seed}; each deal is played at two tables with the teams swapped.", ""]
     lines += verdict_lines(results, reference)
     lines += ["![arena](arena.png)", ""]

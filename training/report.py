@@ -136,6 +136,18 @@ def bc_line(cfg: Config, bc: dict[str, Any]) -> str:
             f"{bc.get('seconds', 0.0) / 60:.1f} min in all), accuracy {bc.get('bc_accuracy', 0.0):.1%}")
 
 
+def arena_table(results: dict[str, dict[str, Any]]) -> list[str]:
+    """The report's arena table: one row per opponent of the policy (team a)."""
+    lines = ["| opponent | deals | points/deal (a - b) | 95% CI | made rate learner | made rate opponent "
+             "| contracts learner / opponent |",
+             "|---|---:|---:|---|---:|---:|---|"]
+    for opp, r in results.items():
+        lines.append(f"| {opp} | {r['deals']} | {r['adp']:+.1f} | {_fmt_ci(r.get('adp_ci95'))} | "
+                     f"{_pct(r.get('made_rate_a'))} | {_pct(r.get('made_rate_b'))} | "
+                     f"{r.get('bids_a')} / {r.get('bids_b')} |")
+    return lines
+
+
 def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], summary: dict[str, Any],
                  reference: dict[str, Any] | None = None) -> str:
     """Write ``report.md`` (and its PNGs) into ``run_dir``; returns the report's path.
@@ -156,14 +168,8 @@ def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], 
         "",
         "## Arena (duplicate deals, final policy as team a)",
         "",
-        "| opponent | deals | points/deal (a - b) | 95% CI | made rate learner | made rate opponent "
-        "| contracts learner / opponent |",
-        "|---|---:|---:|---|---:|---:|---|",
+        *arena_table(results),
     ]
-    for opp, r in results.items():
-        lines.append(f"| {opp} | {r['deals']} | {r['adp']:+.1f} | {_fmt_ci(r.get('adp_ci95'))} | "
-                     f"{_pct(r.get('made_rate_a'))} | {_pct(r.get('made_rate_b'))} | "
-                     f"{r.get('bids_a')} / {r.get('bids_b')} |")
     if not results:
         lines.append("| (no final evaluation) | | | | | | |")
     lines += ["", f"Arena seed {cfg.eval_seed}; each deal is played at two tables with the teams swapped.", ""]

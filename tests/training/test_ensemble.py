@@ -106,3 +106,27 @@ def test_a_crafted_ensemble_spec_is_a_checkpoint_error(members, tmp_path):
             read_checkpoint(bad)
     with pytest.raises(CheckpointError, match="at least one member"):
         ensemble(str(tmp_path / "none.pt"), [])
+
+
+def test_evaluate_writes_a_runs_evaluation_files_and_refuses_what_it_cannot_play(members, tmp_path):
+    import dataclasses
+    import json
+
+    from training.ensemble import evaluate
+
+    out = tmp_path / "ens.pt"
+    ensemble(str(out), members)
+    folder = tmp_path / "eval"
+    verdicts = evaluate(str(out), str(folder), deals=2, seed=3, workers=1)
+    assert sorted(p.name for p in folder.iterdir()) == ["arena.png", "baseline.json", "eval.json", "report.md"]
+    results = json.loads((folder / "eval.json").read_text())
+    assert sorted(results) == ["heuristic", "random"] and results["random"]["deals"] == 2
+    assert json.loads((folder / "baseline.json").read_text())["deals"] == 2
+    assert verdicts["strong"] in (True, False) and "3 members" in (folder / "report.md").read_text()
+    with pytest.raises(ValueError, match="--deals must be positive"):
+        evaluate(str(out), str(tmp_path / "none"), deals=0)
+    own_rules = dataclasses.replace(V, target=500)  # a variant file's rules under a preset's name
+    custom = _member(tmp_path / "custom.pt", [16], 7, variant=own_rules)
+    with pytest.raises(CheckpointError, match="rules of its own"):
+        evaluate(custom, str(tmp_path / "none"), deals=2)
+    assert not (tmp_path / "none").exists()  # nothing written for a refused file
