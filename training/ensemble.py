@@ -8,8 +8,9 @@ their values. It loads like any agent file (``checkpoint:OUT.pt``, a shipped ``l
 ``bc_teacher`` to distil it back into one network), and nothing trains it further.
 
 The members must be actor-critic (PPO-format) files for the same rules and observation layout,
-with the same prior (``ppo.prior``) and prior weight, since they share one input; an ensemble is
-not a member (its members are listed instead). ``extra.members`` records each member's file and
+with the same prior (``ppo.prior``) and prior weight, since they share one input. An ensemble
+named as a member brings its own members, each one vote like any other (so ``OUT.pt SHIPPED.pt
+NEW.pt`` adds one member to a shipped ensemble). ``extra.members`` records each member's file and
 source run.
 
 ``--evaluate DIR`` then plays the file as a training run's final evaluation does (against random
@@ -53,14 +54,14 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
     datas = [read_checkpoint(src) for src in members]
     first, variant = datas[0], checkpoint_variant(datas[0])
     prior = {k: first["model_spec"][k] for k in ("prior", "prior_weight") if k in first["model_spec"]}
-    specs = []
+    specs: list[dict[str, Any]] = []
+    nets: list[ActorCritic] = []
+    records: list[dict[str, str]] = []
     for src, data in zip(members, datas):
         spec = data["model_spec"]
         if data["algo"] != "ppo":
             raise CheckpointError(f"member {src!r} is a {data['algo']} network; an ensemble joins actor-critic "
                                   f"(ppo) policies, whose probabilities it multiplies")
-        if "members" in spec:
-            raise CheckpointError(f"member {src!r} is itself an ensemble; name its member files instead")
         if checkpoint_variant(data) != variant:
             raise CheckpointError(f"member {src!r} was trained for {checkpoint_variant(data).name!r}, "
                                   f"{members[0]!r} for {variant.name!r}: an ensemble plays one rule set")
@@ -68,11 +69,23 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
         if own != prior:
             raise CheckpointError(f"member {src!r} has prior {own or 'none'}, {members[0]!r} {prior or 'none'}: "
                                   f"the members share one input, so they need the same prior and weight")
-        specs.append({k: spec[k] for k in ("hidden", "oracle_size") if k in spec})
-    model = PolicyEnsemble([cast(ActorCritic, model_from_checkpoint(d)) for d in datas])
-    extra = {"source": "ensemble", "note": note,
-             "members": [{"file": os.path.basename(src), "source": str(d.get("extra", {}).get("source", ""))}
-                         for src, d in zip(members, datas)]}
+        net = model_from_checkpoint(data)
+        if isinstance(net, PolicyEnsemble):  # an ensemble brings its members, one vote each
+            inner = data.get("extra", {}).get("members") or []
+            for i, member in enumerate(net.members):
+                record = inner[i] if len(inner) == len(net.members) else {}
+                nets.append(cast(ActorCritic, member))
+                specs.append(dict(spec["members"][i]))
+                records.append({"file": f"{os.path.basename(src)}/{record.get('file', i)}",
+                                "source": str(record.get("source", ""))})
+        else:
+            nets.append(cast(ActorCritic, net))
+            specs.append({k: spec[k] for k in ("hidden", "oracle_size") if k in spec})
+            records.append({"file": os.path.basename(src), "source": str(data.get("extra", {}).get("source", ""))})
+    if len(nets) > MAX_MEMBERS:
+        raise CheckpointError(f"{len(nets)} members in all; an ensemble holds at most {MAX_MEMBERS}")
+    model = PolicyEnsemble(nets)
+    extra = {"source": "ensemble", "note": note, "members": records}
     payload = make_payload(algo="ppo", model=model, model_spec={"members": specs, **prior}, variant=variant,
                            extra=extra)
     model_from_checkpoint(payload)  # the file's spec and weights fit before anything is written
@@ -134,8 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="--evaluate's arena processes (default 2)")
     args = p.parse_args(argv)
     try:
-        ensemble(args.dst, args.members, args.note)
-        print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB, {len(args.members)} members)")
+        payload = ensemble(args.dst, args.members, args.note)
+        count = len(payload["model_spec"]["members"])
+        print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB, {count} members)")
         if args.evaluate:
             print(json.dumps(evaluate(args.dst, args.evaluate, args.deals, args.seed, args.workers), indent=2))
     except (ValueError, OSError) as err:

@@ -77,13 +77,13 @@ def test_the_cli_writes_a_file_that_reads_back_and_names_bad_members_in_one_line
     assert "3 members" in capsys.readouterr().out
     data = read_checkpoint(out, V)
     assert len(data["model_spec"]["members"]) == 3
-    # a member that is itself an ensemble, one with another prior, another rule set, a DMC network
+    # a member with another prior, another rule set, a DMC network
     other_prior = _member(tmp_path / "np.pt", [16], 5, prior=None)
     other_rules = _member(tmp_path / "tn.pt", [16], 6, variant=get_variant("tournament"))
     qnet = tmp_path / "q.pt"
     write_checkpoint(qnet, make_payload(algo="dmc", model=QNet(OBS, ACTS, [16]), model_spec={"hidden": [16]},
                                         variant=V))
-    for bad, message in ((str(out), "itself an ensemble"), (other_prior, "same prior"),
+    for bad, message in ((other_prior, "same prior"),
                          (other_rules, "one rule set"), (str(qnet), "dmc network")):
         assert main([str(tmp_path / "x.pt"), members[0], bad]) == 2
         err = capsys.readouterr().err.strip()
@@ -130,3 +130,22 @@ def test_evaluate_writes_a_runs_evaluation_files_and_refuses_what_it_cannot_play
     with pytest.raises(CheckpointError, match="rules of its own"):
         evaluate(custom, str(tmp_path / "none"), deals=2)
     assert not (tmp_path / "none").exists()  # nothing written for a refused file
+
+
+def test_an_ensemble_named_as_a_member_brings_its_members_one_vote_each(members, tmp_path, capsys):
+    inner = tmp_path / "two.pt"
+    ensemble(str(inner), members[:2])
+    grown = tmp_path / "grown.pt"
+    assert main([str(grown), str(inner), members[2]]) == 0
+    assert "3 members" in capsys.readouterr().out
+    flat = tmp_path / "flat.pt"
+    ensemble(str(flat), members)
+    a, b = read_checkpoint(grown, V), read_checkpoint(flat, V)
+    assert a["model_spec"] == b["model_spec"]
+    assert [m["file"] for m in a["extra"]["members"]] == ["two.pt/m0.pt", "two.pt/m1.pt", "m2.pt"]
+    assert a["model"].keys() == b["model"].keys()
+    assert all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])  # the same weights, the same votes
+    many = [str(inner)] * 8 + [members[2]]  # 17 members in all: over the limit, nothing written
+    with pytest.raises(CheckpointError, match="17 members in all"):
+        ensemble(str(tmp_path / "big.pt"), many)
+    assert not (tmp_path / "big.pt").exists()
