@@ -55,11 +55,22 @@ def pool(pairings: Sequence[dict[str, Any]], same_names: bool = True) -> dict[st
     return {"deals": n, "adp": mean, "adp_ci95": [mean - half, mean + half], "adp_std": sd, "seeds": seeds}
 
 
+FIELDS = ("a", "b", "variant", "seed", "deals", "adp", "adp_std", "adp_ci95")
+"""what pooling reads of each pairing"""
+
+
 def read_pairing(path: str) -> dict[str, Any]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    """The one pairing of a ``crowsnest-arena --out`` file; ValueError naming the file if it is not one."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except ValueError as err:
+        raise ValueError(f"{path}: not JSON ({err})") from err
     pairings = data.get("pairings") if isinstance(data, dict) else None
-    if not pairings or len(pairings) != 1:
+    if not isinstance(pairings, list) or len(pairings) != 1 or not isinstance(pairings[0], dict):
         raise ValueError(f"{path}: not a one-pairing crowsnest-arena --out file")
+    missing = [k for k in FIELDS if k not in pairings[0]]
+    if missing:
+        raise ValueError(f"{path}: its pairing lacks {', '.join(missing)}")
     return pairings[0]
 
 
@@ -73,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         pairings = [read_pairing(f) for f in args.files]
         pooled = pool(pairings, same_names=not args.any_names)
-    except (OSError, ValueError, KeyError) as err:
+    except (OSError, ValueError) as err:
         print(f"pool_arenas.py: error: {err}", file=sys.stderr)
         return 2
     for f, p in zip(args.files, pairings):

@@ -63,3 +63,12 @@ def test_it_refuses_what_is_not_one_matchup_at_distinct_seeds(tmp_path, capsys):
     bad.write_text(json.dumps({"rows": []}))
     assert pool_arenas.main([str(bad)]) == 2
     assert "not a one-pairing" in capsys.readouterr().err
+    lacking = tmp_path / "lacking.json"
+    lacking.write_text(json.dumps({"pairings": [{k: v for k, v in one.items() if k != "adp_std"}]}))
+    assert pool_arenas.main([str(lacking)]) == 2
+    assert "lacks adp_std" in capsys.readouterr().err
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text("{not json")
+    assert pool_arenas.main([str(garbled)]) == 2
+    err = capsys.readouterr().err
+    assert "garbled.json: not JSON" in err and len(err.strip().splitlines()) == 1
