@@ -100,10 +100,8 @@ def train(cfg: Config, run_dir: str, resume: bool = False, on_update: OnUpdate |
     finally:
         if workers is not None:
             workers.close()
-    run.save(run.payload(model, optimizer, global_step, update, checkpoint_extra()))
-    run.close()
-    return {"global_step": global_step, "update": update, "checkpoint": run.ckpt_path,
-            "elapsed": time.time() - run.start, "actor_restarts": restarts}
+    summary = run.finish(model, optimizer, global_step, update, checkpoint_extra(), restarts)
+    return summary
 
 
 def regress(model: QNet, optimizer: torch.optim.Optimizer, ro: Rollout, returns: np.ndarray,

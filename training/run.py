@@ -265,6 +265,14 @@ class Run:
         self.writer.flush()
         self.writer.close()
 
+    def finish(self, model: nn.Module, optimizer: torch.optim.Optimizer, step: int, update: int,
+               extra: dict[str, Any], restarts: int) -> dict[str, Any]:
+        """The last checkpoint, the TensorBoard writer closed, and the trainer's summary (both trainers end here)."""
+        self.save(self.payload(model, optimizer, step, update, extra))
+        self.close()
+        return {"global_step": step, "update": update, "checkpoint": self.ckpt_path,
+                "elapsed": time.time() - self.start, "actor_restarts": restarts}
+
 
 __all__ = ["OnUpdate", "Progress", "Run", "RunSpec", "check_resume", "check_run_folder", "in_run", "resolve_run",
            "run_relative", "seed_everything"]
