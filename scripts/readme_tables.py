@@ -136,9 +136,7 @@ def standing(results: Path) -> list[str]:
     return lines
 
 
-POLICY_RUNS = {"crowsnest": ("ensemble", "docs/results/ensemble/README.md"),
-               "tournament_nocrow": ("variants/tournament_nocrow_distill",
-                                     "configs/policies/tournament_nocrow_distill.yaml")}
+POLICY_RUNS = {"crowsnest": ("ensemble", "docs/results/ensemble/README.md")}
 """rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
 configs/policies/<rule set>.yaml. A folder without config.yaml is an ensemble's evaluation
 (``python -m training.ensemble --evaluate``): no training of its own, its members counted in report.md."""
