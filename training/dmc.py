@@ -100,8 +100,7 @@ def train(cfg: Config, run_dir: str, resume: bool = False, on_update: OnUpdate |
     finally:
         if workers is not None:
             workers.close()
-    summary = run.finish(model, optimizer, global_step, update, checkpoint_extra(), restarts)
-    return summary
+    return run.finish(model, optimizer, global_step, update, checkpoint_extra(), restarts)
 
 
 def regress(model: QNet, optimizer: torch.optim.Optimizer, ro: Rollout, returns: np.ndarray,
