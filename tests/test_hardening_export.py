@@ -94,3 +94,41 @@ def test_export_sets_a_residual_policys_prior_weight_and_refuses_it_elsewhere(ru
         assert status == 2, err
         assert_one_error_line(err, "python -m training.export", named)
     assert not (tmp_path / "bad.pt").exists()
+
+
+def test_export_evaluate_writes_a_runs_evaluation_of_the_recalibrated_file(tmp_path, capsys):
+    """``--evaluate DIR``: the exported file is played as a run's final evaluation (random and the
+    heuristic, and the heuristic's own margin on the same deals), its report saying where the file
+    came from and the weight set at export; a bad ``--deals`` is refused before anything is written."""
+    import json
+
+    import torch
+
+    from agents.checkpoint import make_payload, write_checkpoint
+    from agents.networks import build_model
+    from crowsnest_env.observation import observation_layout
+    from crowsnest_env.rules import get_variant, layout_for
+    from training.export import main
+
+    variant = get_variant("red_one", True)
+    spec = {"hidden": [8], "prior": "heuristic?margin=0.05", "prior_weight": 3.0}
+    model = build_model("ppo", observation_layout(variant).size, layout_for(variant).num_actions, spec)
+    residual = tmp_path / "run" / "checkpoint.pt"
+    residual.parent.mkdir()
+    write_checkpoint(residual, make_payload(algo="ppo", model=model, model_spec=spec, variant=variant,
+                                            optimizer=torch.optim.Adam(model.parameters())))
+    folder = tmp_path / "eval"
+    status, _ = main_status(main, [str(residual), str(tmp_path / "w2.pt"), "--prior-weight", "2", "--evaluate",
+                                   str(folder), "--deals", "2", "--seed", "5", "--workers", "1"], capsys)
+    assert status == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["arena.png", "baseline.json", "eval.json", "report.md"]
+    results = json.loads((folder / "eval.json").read_text())
+    assert sorted(results) == ["heuristic", "random"]
+    assert {r["deals"] for r in results.values()} == {2} and {r["seed"] for r in results.values()} == {5}
+    assert results["heuristic"]["a"].endswith("w2.pt") and results["heuristic"]["variant"] == "red_one"
+    report = (folder / "report.md").read_text()
+    assert "run `run`" in report and "prior weight 2 (set at export)" in report and "Strong and robust?" in report
+    status, err = main_status(main, [str(residual), str(tmp_path / "w4.pt"), "--evaluate", str(tmp_path / "no"),
+                                     "--deals", "0"], capsys)
+    assert status == 2 and not (tmp_path / "w4.pt").exists() and not (tmp_path / "no").exists()
+    assert_one_error_line(err, "python -m training.export", "--deals must be positive")

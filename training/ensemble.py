@@ -37,7 +37,6 @@ from agents.checkpoint import (
     write_checkpoint,
 )
 from agents.networks import ActorCritic, PolicyEnsemble
-from crowsnest_env.atomic import atomic_write_text
 from crowsnest_env.cli_errors import print_error
 
 from .export import check_output
@@ -95,43 +94,15 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
 
 def evaluate(path: str, out: str, deals: int = 1000, seed: int = 12345, workers: int = 2) -> dict[str, Any]:
     """A run's final evaluation of the agent file ``path`` (an ensemble or any other), written into
-    the folder ``out``; returns the verdicts."""
-    from crowsnest_env.rules import get_variant
+    the folder ``out``; returns the verdicts (:func:`training.report.evaluate_file`)."""
+    from .report import evaluate_file
 
-    from .config import Config
-    from .evaluate import baseline_reference, final_evaluation, verdicts
-    from .report import arena_table, plot_arena, verdict_lines
-
-    if deals <= 0:
-        raise ValueError(f"--deals must be positive, got {deals}")
-    data = read_checkpoint(path)
-    variant = checkpoint_variant(data)
-    try:
-        preset = get_variant(data["variant"])  # the name says it all: crowsnest_nocrow is the 40-card preset
-    except ValueError:
-        preset = None
-    if preset != variant:  # the arena is given a rule set by name: a variant file's rules have none
-        raise CheckpointError(f"{path!r} was trained for rules of its own named {variant.name!r}, not a preset; "
-                              f"--evaluate plays the presets (evaluate it with crowsnest-arena --variant FILE)")
-    cfg = Config(name=os.path.basename(os.path.normpath(out)), variant=data["variant"],
-                 final_eval_deals=deals, eval_seed=seed, eval_workers=workers)
-    os.makedirs(out, exist_ok=True)
-    results = final_evaluation(cfg, path)
-    atomic_write_text(os.path.join(out, "eval.json"), json.dumps(results, indent=2))
-    reference = baseline_reference(cfg)
-    atomic_write_text(os.path.join(out, "baseline.json"), json.dumps(reference, indent=2))
-    plot_arena(results, os.path.join(out, "arena.png"))
-    members = data.get("extra", {}).get("members") or []
-    lines = [f"# {cfg.name}: {path} on {variant.name}", "",
-             f"- {len(members)} members (`python -m training.ensemble`): "
-             + ", ".join(f"`{m['file']}` ({m['source']})" for m in members) if members else f"- agent file `{path}`",
-             "- no training of its own (its members were trained by their own runs)", "",
-             "## Arena (duplicate deals, the file as team a)", "", *arena_table(results)]
-    lines += ["", f"Arena seed {seed}; each deal is played at two tables with the teams swapped.", ""]
-    lines += verdict_lines(results, reference)
-    lines += ["![arena](arena.png)", ""]
-    atomic_write_text(os.path.join(out, "report.md"), "\n".join(lines) + "\n")
-    return verdicts(results, reference)
+    members = read_checkpoint(path).get("extra", {}).get("members") or []
+    about = ([f"- {len(members)} members (`python -m training.ensemble`): "
+              + ", ".join(f"`{m['file']}` ({m['source']})" for m in members)]
+             if members else [f"- agent file `{path}`"])
+    return evaluate_file(path, out, deals, seed, workers,
+                         about=[*about, "- no training of its own (its members were trained by their own runs)"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

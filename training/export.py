@@ -10,6 +10,12 @@ prior weight: for a policy fitted on card values (``bc_target: values``, ``rollo
 ``double_dummy``) that is its departure threshold, ``W x bc_value_scale`` points, chosen at
 export time without retraining.
 
+``--evaluate DIR`` then plays the file as a training run's final evaluation does (against random
+and the heuristic on the arena's duplicate deals, seed ``--seed``, and the heuristic against random
+on the same deals: :func:`training.report.evaluate_file`) and writes a run folder's ``eval.json``,
+``baseline.json``, ``arena.png`` and ``report.md`` there: a recalibrated prior weight is judged by
+the same figures as the run it came from.
+
 The output may not be the input (the same file by any path: a symlink, a hard link, another
 spelling) nor any other full training checkpoint: an agent file written over it would leave the
 run unable to resume.
@@ -18,6 +24,7 @@ run unable to resume.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -89,12 +96,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--prior-weight", type=float, default=None,
                    help="a residual policy's prior weight in the file (a value-fitted policy's departure threshold "
                         "is this x bc_value_scale points); default: the checkpoint's")
+    p.add_argument("--evaluate", metavar="DIR", default=None,
+                   help="then play the file as a run's final evaluation and write eval.json, baseline.json, "
+                        "arena.png and report.md into DIR")
+    p.add_argument("--deals", type=int, default=1000, help="--evaluate's duplicate deals per opponent (default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="--evaluate's arena seed (default 12345, the runs')")
+    p.add_argument("--workers", type=int, default=2, help="--evaluate's arena processes (default 2)")
     args = p.parse_args(argv)
     try:
-        export(args.src, args.dst, args.note, args.prior_weight)
+        if args.evaluate and args.deals <= 0:  # refused before anything is written
+            raise ValueError(f"--deals must be positive, got {args.deals}")
+        payload = export(args.src, args.dst, args.note, args.prior_weight)
+        print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB)")
+        if args.evaluate:
+            from .report import evaluate_file
+
+            spec = payload["model_spec"]
+            about = [f"- exported from `{args.src}` (run `{payload['extra']['source']}`, "
+                     f"{payload['extra']['global_step']:,} learner decisions) by `python -m training.export`"]
+            if spec.get("prior"):
+                about.append(f"- residual policy on `{spec['prior']}`, prior weight {spec['prior_weight']:g}"
+                             + (" (set at export)" if args.prior_weight is not None else ""))
+            verdict = evaluate_file(args.dst, args.evaluate, args.deals, args.seed, args.workers, about=about)
+            print(json.dumps(verdict, indent=2))
     except (ValueError, OSError) as err:
         return print_error(p.prog, err)
-    print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB)")
     return 0
 
 

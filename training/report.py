@@ -189,3 +189,45 @@ def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], 
     path = os.path.join(run_dir, "report.md")
     atomic_write_text(path, "\n".join(line for line in lines if line is not None) + "\n")
     return path
+
+
+def evaluate_file(path: str, out: str, deals: int = 1000, seed: int = 12345, workers: int = 2,
+                  about: list[str] | None = None) -> dict[str, Any]:
+    """A training run's final evaluation of the agent file ``path`` (against random and the
+    heuristic on the arena's duplicate deals of ``seed``, and the heuristic against random on the
+    same deals), written into the folder ``out`` as a run's ``eval.json``, ``baseline.json``,
+    ``arena.png`` and ``report.md`` (``about``: the report's lines on where the file came from);
+    returns the verdicts. ``python -m training.ensemble --evaluate`` and ``python -m
+    training.export --evaluate`` play their files through it, so a file made without training has
+    its figures from the same code as every trained policy's."""
+    from agents.checkpoint import CheckpointError, checkpoint_variant, read_checkpoint
+    from crowsnest_env.rules import get_variant
+
+    from .evaluate import baseline_reference, final_evaluation, verdicts
+
+    if deals <= 0:
+        raise ValueError(f"--deals must be positive, got {deals}")
+    data = read_checkpoint(path)
+    variant = checkpoint_variant(data)
+    try:
+        preset = get_variant(data["variant"])  # the name says it all: crowsnest_nocrow is the 40-card preset
+    except ValueError:
+        preset = None
+    if preset != variant:  # the arena is given a rule set by name: a variant file's rules have none
+        raise CheckpointError(f"{path!r} was trained for rules of its own named {variant.name!r}, not a preset; "
+                              f"--evaluate plays the presets (evaluate it with crowsnest-arena --variant FILE)")
+    cfg = Config(name=os.path.basename(os.path.normpath(out)), variant=data["variant"],
+                 final_eval_deals=deals, eval_seed=seed, eval_workers=workers)
+    os.makedirs(out, exist_ok=True)
+    results = final_evaluation(cfg, path)
+    atomic_write_text(os.path.join(out, "eval.json"), json.dumps(results, indent=2))
+    reference = baseline_reference(cfg)
+    atomic_write_text(os.path.join(out, "baseline.json"), json.dumps(reference, indent=2))
+    plot_arena(results, os.path.join(out, "arena.png"))
+    lines = [f"# {cfg.name}: {path} on {variant.name}", "", *(about or [f"- agent file `{path}`"]), "",
+             "## Arena (duplicate deals, the file as team a)", "", *arena_table(results)]
+    lines += ["", f"Arena seed {seed}; each deal is played at two tables with the teams swapped.", ""]
+    lines += verdict_lines(results, reference)
+    lines += ["![arena](arena.png)", ""]
+    atomic_write_text(os.path.join(out, "report.md"), "\n".join(lines) + "\n")
+    return verdicts(results, reference)
