@@ -139,7 +139,9 @@ def standing(results: Path) -> list[str]:
 POLICY_RUNS = {"crowsnest": ("ensemble", "docs/results/ensemble/README.md")}
 """rule set -> (run folder under docs/results, config); the others: variants/<rule set> and
 configs/policies/<rule set>.yaml. A folder without config.yaml is an ensemble's evaluation
-(``python -m training.ensemble --evaluate``): no training of its own, its members counted in report.md."""
+(``python -m training.ensemble --evaluate``): no training of its own, its members counted in report.md.
+A run folder with an ``exported/`` folder shipped its network with another prior weight
+(``python -m training.export --prior-weight W --evaluate``): the figures are that file's."""
 
 
 @table("policies")
@@ -155,8 +157,13 @@ def policies(results: Path) -> list[str]:
         run, config = POLICY_RUNS.get(rs, (f"variants/{rs}", f"configs/policies/{rs}.yaml"))
         ensemble = not (results / run / "config.yaml").exists()
         cfg = {} if ensemble else run_config(results, run)
-        h, r = pairing(results, f"{run}/eval.json", "heuristic"), pairing(results, f"{run}/eval.json", "random")
-        base = pairing(results, f"{run}/baseline.json")
+        # a file exported with another prior weight (python -m training.export --prior-weight W --evaluate
+        # RUN/exported): its own final evaluation; the run's report still says what training cost
+        ev = f"{run}/exported" if (results / run / "exported" / "eval.json").exists() else run
+        h, r = pairing(results, f"{ev}/eval.json", "heuristic"), pairing(results, f"{ev}/eval.json", "random")
+        base = pairing(results, f"{ev}/baseline.json")
+        weight = re.search(r"prior weight ([\d.]+) \(set at export\)",
+                           (results / ev / "report.md").read_text(encoding="utf-8")) if ev != run else None
         report = (results / run / "report.md").read_text(encoding="utf-8")
         minutes = None if ensemble else re.search(r"(?:about )?([\d.]+) min of training", report)
         members = re.search(r"^- (\d+) members", report, re.M)
@@ -169,7 +176,8 @@ def policies(results: Path) -> list[str]:
         decisions = (f"an ensemble of {members.group(1)} policies" if ensemble and members
                      else f"{millions(cfg['total_steps'])} ({millions(cfg['bc_decisions'])})")
         trained = "its members'" if ensemble else f"{float(minutes.group(1)):.0f} min" if minutes else ""
-        lines.append(cells(rs, f"`{config}`", decisions, trained, h["deals"], adp(h), alone, adp(r),
+        lines.append(cells(rs, f"`{config}`" + (f", exported at prior weight {weight.group(1)}" if weight else ""),
+                           decisions, trained, h["deals"], adp(h), alone, adp(r),
                            signed(base["adp"]), "**yes**" if strong else "no",
                            "yes" if robust else f"no ({signed(r['adp'] - base['adp'])})"))
     return lines
