@@ -40,6 +40,7 @@ from agents.networks import ActorCritic, PolicyEnsemble
 from crowsnest_env.cli_errors import print_error
 
 from .export import check_output
+from .report import add_evaluate_arguments, check_evaluate_arguments, evaluate_file
 
 
 def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
@@ -95,8 +96,6 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
 def evaluate(path: str, out: str, deals: int = 1000, seed: int = 12345, workers: int = 2) -> dict[str, Any]:
     """A run's final evaluation of the agent file ``path`` (an ensemble or any other), written into
     the folder ``out``; returns the verdicts (:func:`training.report.evaluate_file`)."""
-    from .report import evaluate_file
-
     members = read_checkpoint(path).get("extra", {}).get("members") or []
     about = ([f"- {len(members)} members (`python -m training.ensemble`): "
               + ", ".join(f"`{m['file']}` ({m['source']})" for m in members)]
@@ -110,14 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("dst", help="the agent file to write")
     p.add_argument("members", nargs="+", help="the member agent files (or run checkpoints), same rules and prior")
     p.add_argument("--note", default="", help="a line stored with the file (e.g. the commands that made the members)")
-    p.add_argument("--evaluate", metavar="DIR", default=None,
-                   help="then play the file as a run's final evaluation and write eval.json, baseline.json, "
-                        "arena.png and report.md into DIR")
-    p.add_argument("--deals", type=int, default=1000, help="--evaluate's duplicate deals per opponent (default 1000)")
-    p.add_argument("--seed", type=int, default=12345, help="--evaluate's arena seed (default 12345, the runs')")
-    p.add_argument("--workers", type=int, default=2, help="--evaluate's arena processes (default 2)")
+    add_evaluate_arguments(p)
     args = p.parse_args(argv)
     try:
+        check_evaluate_arguments(args)  # refused before anything is written
         payload = ensemble(args.dst, args.members, args.note)
         count = len(payload["model_spec"]["members"])
         print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB, {count} members)")

@@ -42,6 +42,8 @@ from agents.checkpoint import (
 )
 from crowsnest_env.cli_errors import print_error
 
+from .report import add_evaluate_arguments, check_evaluate_arguments, evaluate_file
+
 
 def check_output(src: str, dst: str) -> None:
     """CheckpointError unless ``dst`` may be written: not a folder, not ``src`` itself, and not a
@@ -96,21 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--prior-weight", type=float, default=None,
                    help="a residual policy's prior weight in the file (a value-fitted policy's departure threshold "
                         "is this x bc_value_scale points); default: the checkpoint's")
-    p.add_argument("--evaluate", metavar="DIR", default=None,
-                   help="then play the file as a run's final evaluation and write eval.json, baseline.json, "
-                        "arena.png and report.md into DIR")
-    p.add_argument("--deals", type=int, default=1000, help="--evaluate's duplicate deals per opponent (default 1000)")
-    p.add_argument("--seed", type=int, default=12345, help="--evaluate's arena seed (default 12345, the runs')")
-    p.add_argument("--workers", type=int, default=2, help="--evaluate's arena processes (default 2)")
+    add_evaluate_arguments(p)
     args = p.parse_args(argv)
     try:
-        if args.evaluate and args.deals <= 0:  # refused before anything is written
-            raise ValueError(f"--deals must be positive, got {args.deals}")
+        check_evaluate_arguments(args)  # refused before anything is written
         payload = export(args.src, args.dst, args.note, args.prior_weight)
         print(f"wrote {args.dst} ({os.path.getsize(args.dst) / 1e6:.2f} MB)")
         if args.evaluate:
-            from .report import evaluate_file
-
             spec = payload["model_spec"]
             about = [f"- exported from `{args.src}` (run `{payload['extra']['source']}`, "
                      f"{payload['extra']['global_step']:,} learner decisions) by `python -m training.export`"]

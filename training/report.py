@@ -191,6 +191,25 @@ def write_report(run_dir: str, cfg: Config, results: dict[str, dict[str, Any]], 
     return path
 
 
+def add_evaluate_arguments(p: Any) -> None:
+    """``--evaluate DIR`` and its ``--deals``, ``--seed`` and ``--workers``: the options of the commands
+    that write an agent file and may then play it through :func:`evaluate_file`."""
+    p.add_argument("--evaluate", metavar="DIR", default=None,
+                   help="then play the file as a run's final evaluation and write eval.json, baseline.json, "
+                        "arena.png and report.md into DIR")
+    p.add_argument("--deals", type=int, default=1000, help="--evaluate's duplicate deals per opponent (default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="--evaluate's arena seed (default 12345, the runs')")
+    p.add_argument("--workers", type=int, default=2, help="--evaluate's arena processes (default 2)")
+
+
+def check_evaluate_arguments(args: Any) -> None:
+    """ValueError for ``--evaluate`` options that cannot be played, before the command writes anything."""
+    if args.evaluate and args.deals <= 0:
+        raise ValueError(f"--deals must be positive, got {args.deals}")
+    if args.evaluate and args.workers <= 0:
+        raise ValueError(f"--workers must be positive, got {args.workers}")
+
+
 def evaluate_file(path: str, out: str, deals: int = 1000, seed: int = 12345, workers: int = 2,
                   about: list[str] | None = None) -> dict[str, Any]:
     """A training run's final evaluation of the agent file ``path`` (against random and the

@@ -91,6 +91,12 @@ def test_the_cli_writes_a_file_that_reads_back_and_names_bad_members_in_one_line
     assert not (tmp_path / "x.pt").exists()
     assert main([members[0], members[0], members[1]]) == 2  # never over a member
     assert "input checkpoint" in capsys.readouterr().err
+    # --evaluate options that cannot be played are refused before the file is written
+    for flag, value in (("--deals", "0"), ("--workers", "-1")):
+        assert main([str(tmp_path / "y.pt"), *members, "--evaluate", str(tmp_path / "ev"), flag, value]) == 2
+        err = capsys.readouterr().err.strip()
+        assert f"{flag} must be positive" in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "y.pt").exists() and not (tmp_path / "ev").exists()
 
 
 def test_a_crafted_ensemble_spec_is_a_checkpoint_error(members, tmp_path):
