@@ -290,8 +290,9 @@ MAX_MEMBERS = 16
 
 
 def _validate_ensemble(spec: dict[str, Any], obs_size: int, num_actions: int) -> dict[str, tuple[int, ...]]:
-    """validate_model_spec for a PolicyEnsemble: ``members`` (each ``{"hidden": .., "oracle_size": ..}``)
-    with the shared ``prior`` and ``prior_weight`` beside it."""
+    """validate_model_spec for a PolicyEnsemble: ``members`` (each ``{"hidden": .., "oracle_size": ..}``,
+    and its own ``prior_weight`` where it differs from the shared one) with the shared ``prior`` and
+    ``prior_weight`` beside it."""
     unknown = set(spec) - {"members", "prior", "prior_weight"}
     if unknown:
         raise ValueError(f"an ensemble's model_spec keys must be ['members', 'prior', 'prior_weight'] (each member "
@@ -301,9 +302,11 @@ def _validate_ensemble(spec: dict[str, Any], obs_size: int, num_actions: int) ->
         raise ValueError(f"model_spec members must be a list of 1 to {MAX_MEMBERS} member specs, got {quote(members)}")
     common = {k: v for k, v in spec.items() if k != "members"}
     for i, member in enumerate(members):
-        if not isinstance(member, dict) or not set(member) <= {"hidden", "oracle_size"}:
-            raise ValueError(f"model_spec members[{i}] must be a mapping of 'hidden' (and 'oracle_size'), "
-                             f"got {quote(member)}")
+        if not isinstance(member, dict) or not set(member) <= {"hidden", "oracle_size", "prior_weight"}:
+            raise ValueError(f"model_spec members[{i}] must be a mapping of 'hidden' (and 'oracle_size', "
+                             f"'prior_weight'), got {quote(member)}")
+        if "prior_weight" in member and "prior" not in common:
+            raise ValueError(f"model_spec members[{i}] has a prior_weight but the ensemble has no prior")
         validate_model_spec("ppo", {**common, **member}, obs_size, num_actions)
     shapes = expected_shapes("ppo", obs_size, num_actions, spec)
     params = sum(math.prod(s) for s in shapes.values())

@@ -77,8 +77,9 @@ class PolicyEnsemble(nn.Module):
 
     The members share one input (a residual policy's prior columns included), so they share the
     prior; each adds its own ``prior_weight`` times the prior's one-hot inside its logits. Built
-    from ``{"members": [{"hidden": [..]}, ..], "prior": .., "prior_weight": ..}``; the file is
-    written by :mod:`training.ensemble`. It is an agent's network only: nothing trains it.
+    from ``{"members": [{"hidden": [..]}, ..], "prior": .., "prior_weight": ..}``, where a member
+    may carry its own ``prior_weight`` in place of the shared one; the file is written by
+    :mod:`training.ensemble`. It is an agent's network only: nothing trains it.
     """
 
     def __init__(self, members: list[ActorCritic]):
@@ -128,7 +129,8 @@ def build_model(algo: str, obs_size: int, num_actions: int, spec: dict[str, Any]
     if algo == "ppo":
         weight = float(spec.get("prior_weight", 0.0)) if spec.get("prior") else 0.0
         if "members" in spec:
-            return PolicyEnsemble([ActorCritic(obs_size, num_actions, [int(h) for h in m["hidden"]], weight,
+            return PolicyEnsemble([ActorCritic(obs_size, num_actions, [int(h) for h in m["hidden"]],
+                                               float(m.get("prior_weight", weight)) if weight else 0.0,
                                                int(m.get("oracle_size", 0))) for m in spec["members"]])
         return ActorCritic(obs_size, num_actions, [int(h) for h in spec["hidden"]], weight,
                            int(spec.get("oracle_size", 0)))

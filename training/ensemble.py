@@ -8,7 +8,8 @@ their values. It loads like any agent file (``checkpoint:OUT.pt``, a shipped ``l
 ``bc_teacher`` to distil it back into one network), and nothing trains it further.
 
 The members must be actor-critic (PPO-format) files for the same rules and observation layout,
-with the same prior (``ppo.prior``) and prior weight, since they share one input. An ensemble
+with the same prior (``ppo.prior``), since they share one input; each keeps its own prior weight
+(a file exported with ``--prior-weight`` joins one trained at another). An ensemble
 named as a member brings its own members, each one vote like any other (so ``OUT.pt SHIPPED.pt
 NEW.pt`` adds one member to a shipped ensemble). ``extra.members`` records each member's file and
 source run.
@@ -54,6 +55,12 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
     datas = [read_checkpoint(src) for src in members]
     first, variant = datas[0], checkpoint_variant(datas[0])
     prior = {k: first["model_spec"][k] for k in ("prior", "prior_weight") if k in first["model_spec"]}
+    shared = prior.get("prior_weight")
+
+    def own_weight(net: ActorCritic) -> dict[str, Any]:
+        """a member's spec entry for its prior weight: none where it is the shared one"""
+        return {} if shared is None or net.prior_weight == float(shared) else {"prior_weight": net.prior_weight}
+
     specs: list[dict[str, Any]] = []
     nets: list[ActorCritic] = []
     records: list[dict[str, str]] = []
@@ -65,22 +72,23 @@ def ensemble(dst: str, members: Sequence[str], note: str = "") -> dict:
         if checkpoint_variant(data) != variant:
             raise CheckpointError(f"member {src!r} was trained for {checkpoint_variant(data).name!r}, "
                                   f"{members[0]!r} for {variant.name!r}: an ensemble plays one rule set")
-        own = {k: spec[k] for k in ("prior", "prior_weight") if k in spec}
-        if own != prior:
-            raise CheckpointError(f"member {src!r} has prior {own or 'none'}, {members[0]!r} {prior or 'none'}: "
-                                  f"the members share one input, so they need the same prior and weight")
+        if spec.get("prior") != prior.get("prior"):
+            raise CheckpointError(f"member {src!r} has prior {spec.get('prior') or 'none'}, {members[0]!r} "
+                                  f"{prior.get('prior') or 'none'}: the members share one input, so they need "
+                                  f"the same prior")
         net = model_from_checkpoint(data)
         if isinstance(net, PolicyEnsemble):  # an ensemble brings its members, one vote each
             inner = data.get("extra", {}).get("members") or []
             for i, member in enumerate(net.members):
                 record = inner[i] if len(inner) == len(net.members) else {}
                 nets.append(cast(ActorCritic, member))
-                specs.append(dict(spec["members"][i]))
+                inner_spec = {k: v for k, v in spec["members"][i].items() if k != "prior_weight"}
+                specs.append({**inner_spec, **own_weight(nets[-1])})
                 records.append({"file": f"{os.path.basename(src)}/{record.get('file', i)}",
                                 "source": str(record.get("source", ""))})
         else:
             nets.append(cast(ActorCritic, net))
-            specs.append({k: spec[k] for k in ("hidden", "oracle_size") if k in spec})
+            specs.append({**{k: spec[k] for k in ("hidden", "oracle_size") if k in spec}, **own_weight(nets[-1])})
             records.append({"file": os.path.basename(src), "source": str(data.get("extra", {}).get("source", ""))})
     if len(nets) > MAX_MEMBERS:
         raise CheckpointError(f"{len(nets)} members in all; an ensemble holds at most {MAX_MEMBERS}")

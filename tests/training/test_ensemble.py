@@ -155,3 +155,37 @@ def test_an_ensemble_named_as_a_member_brings_its_members_one_vote_each(members,
     with pytest.raises(CheckpointError, match="17 members in all"):
         ensemble(str(tmp_path / "big.pt"), many)
     assert not (tmp_path / "big.pt").exists()
+
+
+def test_members_of_one_prior_keep_their_own_prior_weights(members, tmp_path):
+    """A file exported at another prior weight joins one trained at 3: the spec records the weight where
+    it differs, the loaded members carry it, and the agent still acts on the product."""
+    light = _member(tmp_path / "w1.pt", [16], 7, weight=1.0)
+    out = tmp_path / "mixed.pt"
+    payload = ensemble(str(out), [members[0], light])
+    assert payload["model_spec"] == {"members": [{"hidden": [16]}, {"hidden": [16], "prior_weight": 1.0}],
+                                     "prior": "heuristic", "prior_weight": 3.0}
+    agent = make_agent(f"checkpoint:{out}", seed=0)
+    assert [m.prior_weight for m in agent.model.members] == [3.0, 1.0]
+    singles = [PolicyAgent.from_checkpoint(m) for m in (members[0], light)]
+    decisions = 0
+    for view in _views(1):
+        legal = torch.tensor([bool(view.legal >> a & 1) for a in range(ACTS)])
+        obs = torch.from_numpy(agent.encode(view)).unsqueeze(0)
+        with torch.no_grad():
+            total = sum(torch.log_softmax(s.model(obs)[0][0].masked_fill(~legal, -1e9), -1) for s in singles)
+        assert agent.act(view) == int(torch.argmax(total))
+        decisions += 1
+    assert decisions > 30
+    # an ensemble joined again keeps each member's weight, whichever member comes first
+    again = ensemble(str(tmp_path / "again.pt"), [light, str(out)])
+    assert again["model_spec"] == {"members": [{"hidden": [16]}, {"hidden": [16], "prior_weight": 3.0},
+                                               {"hidden": [16]}], "prior": "heuristic", "prior_weight": 1.0}
+    # a member weight with no prior to weigh, or out of range, is refused on reading
+    for spec, message in (({"members": [{"hidden": [16], "prior_weight": 1.0}]}, "no prior"),
+                          ({**payload["model_spec"],
+                            "members": [{"hidden": [16]}, {"hidden": [16], "prior_weight": -1}]}, "prior_weight")):
+        bad = tmp_path / "bad.pt"
+        write_checkpoint(bad, {**payload, "model_spec": spec})
+        with pytest.raises(CheckpointError, match=message):
+            read_checkpoint(bad)
