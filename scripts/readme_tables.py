@@ -141,7 +141,9 @@ POLICY_RUNS = {"crowsnest": ("ensemble", "docs/results/ensemble/README.md")}
 configs/policies/<rule set>.yaml. A folder without config.yaml is an ensemble's evaluation
 (``python -m training.ensemble --evaluate``): no training of its own, its members counted in report.md.
 A run folder with an ``exported/`` folder shipped its network with another prior weight
-(``python -m training.export --prior-weight W --evaluate``): the figures are that file's."""
+(``python -m training.export --prior-weight W --evaluate``), one with an ``ensemble/`` folder shipped an
+ensemble of its network and others (``python -m training.ensemble --evaluate``, members named in its
+report.md): the figures are that file's."""
 
 
 @table("policies")
@@ -159,24 +161,31 @@ def policies(results: Path) -> list[str]:
         cfg = {} if ensemble else run_config(results, run)
         # a file exported with another prior weight (python -m training.export --prior-weight W --evaluate
         # RUN/exported): its own final evaluation; the run's report still says what training cost
-        ev = f"{run}/exported" if (results / run / "exported" / "eval.json").exists() else run
+        ev = next((f"{run}/{sub}" for sub in ("ensemble", "exported") if (results / run / sub / "eval.json").exists()),
+                  run)
+        joined = ev.endswith("/ensemble")
         h, r = pairing(results, f"{ev}/eval.json", "heuristic"), pairing(results, f"{ev}/eval.json", "random")
         base = pairing(results, f"{ev}/baseline.json")
-        weight = re.search(r"prior weight ([\d.]+) \(set at export\)",
-                           (results / ev / "report.md").read_text(encoding="utf-8")) if ev != run else None
-        report = (results / run / "report.md").read_text(encoding="utf-8")
+        report, own = ((results / folder / "report.md").read_text(encoding="utf-8") for folder in (run, ev))
+        weight = re.search(r"prior weight ([\d.]+) \(set at export\)", own) if ev.endswith("/exported") else None
         minutes = None if ensemble else re.search(r"(?:about )?([\d.]+) min of training", report)
-        members = re.search(r"^- (\d+) members", report, re.M)
+        members = re.search(r"^- (\d+) members", own, re.M)
         if ensemble and not members:
             raise SystemExit(f"readme_tables: {run}/report.md names no members and {run} has no config.yaml")
         strong, robust = h["adp_ci95"][0] > 5.0, r["adp"] >= base["adp"] - 5.0
         prior = cfg.get("ppo", {}).get("prior")  # a residual policy: what its rule agent does alone, same deals
         alone = (f"`{prior}` {adp(pairing(results, f'{run}/prior_alone.json'))}"
                  if prior and (results / run / "prior_alone.json").exists() else "—")
-        decisions = (f"an ensemble of {members.group(1)} policies" if ensemble and members
+        if joined and not members:
+            raise SystemExit(f"readme_tables: {ev}/report.md names no members")
+        decisions = (f"an ensemble of {members.group(1)} policies" if (ensemble or joined) and members
                      else f"{millions(cfg['total_steps'])} ({millions(cfg['bc_decisions'])})")
-        trained = "its members'" if ensemble else f"{float(minutes.group(1)):.0f} min" if minutes else ""
-        lines.append(cells(rs, f"`{config}`" + (f", exported at prior weight {weight.group(1)}" if weight else ""),
+        trained = ("its members'" if ensemble or joined
+                   else f"{float(minutes.group(1)):.0f} min" if minutes else "")
+        joined_with = (f", with {int(members.group(1)) - 1} more (`docs/results/{ev}/report.md`)"
+                       if joined and members else "")
+        lines.append(cells(rs, f"`{config}`" + joined_with
+                           + (f", exported at prior weight {weight.group(1)}" if weight else ""),
                            decisions, trained, h["deals"], adp(h), alone, adp(r),
                            signed(base["adp"]), "**yes**" if strong else "no",
                            "yes" if robust else f"no ({signed(r['adp'] - base['adp'])})"))

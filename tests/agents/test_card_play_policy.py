@@ -1,6 +1,7 @@
 """The card-play policies (PPO on the tricks alone, ``train_phases: [play]``): the one of
-docs/results/card_play and the shipped partnership file load, play legally, and bid, discard and
-name trump as their prior (their READMEs' claim: every contract is the prior's)."""
+docs/results/card_play and the shipped partnership file (since 2026-12-06 an ensemble of such a file
+and a rollout-value network of the same prior) load, play legally, and bid, discard and name trump as
+their prior (their READMEs' claim: every contract is the prior's)."""
 
 from __future__ import annotations
 
