@@ -159,8 +159,9 @@ def policies(results: Path) -> list[str]:
         run, config = POLICY_RUNS.get(rs, (f"variants/{rs}", f"configs/policies/{rs}.yaml"))
         ensemble = not (results / run / "config.yaml").exists()
         cfg = {} if ensemble else run_config(results, run)
-        # a file exported with another prior weight (python -m training.export --prior-weight W --evaluate
-        # RUN/exported): its own final evaluation; the run's report still says what training cost
+        # a shipped file other than the run's own network (RUN/ensemble: python -m training.ensemble --evaluate;
+        # RUN/exported: python -m training.export --prior-weight W --evaluate): its own final evaluation; the
+        # run's report still says what training cost
         ev = next((f"{run}/{sub}" for sub in ("ensemble", "exported") if (results / run / sub / "eval.json").exists()),
                   run)
         joined = ev.endswith("/ensemble")
