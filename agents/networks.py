@@ -90,14 +90,88 @@ class PolicyEnsemble(nn.Module):
         first = members[0]
         self.num_actions, self.prior_weight, self.actor_size = first.num_actions, first.prior_weight, first.actor_size
         self.oracle_size = 0
+        self._fused: _Fused | None = None
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if not torch.is_grad_enabled():
+            if self._fused is None:
+                self._fused = _Fused(list(self.members))  # type: ignore[arg-type]
+            return self._fused(obs)
         logps, values = [], []
         for member in self.members:
             logits, value = member(obs)
             logps.append(torch.log_softmax(logits, -1))
             values.append(value)
         return torch.stack(logps).mean(0), torch.stack(values).mean(0)
+
+    def _apply(self, fn, recurse=True):  # .to(), .float(), ...: the fused pass is rebuilt from the moved weights
+        self._fused = None
+        return super()._apply(fn, recurse)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        self._fused = None
+        return super().load_state_dict(state_dict, strict=strict, assign=assign)
+
+
+class _Fused:
+    """:class:`PolicyEnsemble`'s forward pass without gradients, for agents: the members' first
+    layers as one matrix (one product reads the input once for every member) and the rest as plain
+    ``torch.nn.functional`` calls on weights taken once, with no module dispatch. An agent's pass is
+    dominated by per-call costs, not arithmetic: four crowsnest members through their modules took
+    about twice this. The same arithmetic, so the same values up to float rounding (a test holds the
+    two equal). Nothing trains an ensemble; its module rebuilds this after ``load_state_dict`` or a
+    move (``.to()``), and a forward pass with gradients enabled runs the members' own modules."""
+
+    def __init__(self, members: list[ActorCritic]):
+        self.count = len(members)
+        self.num_actions = members[0].num_actions
+        self.groups: list[tuple[int, torch.Tensor, torch.Tensor, list[tuple[ActorCritic, slice]]]] = []
+        by_input: dict[int, list[ActorCritic]] = {}
+        for m in members:
+            by_input.setdefault(m.actor_size, []).append(m)
+        for actor_size, group in by_input.items():
+            firsts = [_linears(m.trunk)[0] for m in group]
+            w = torch.cat([f.weight.detach() for f in firsts])
+            b = torch.cat([f.bias.detach() for f in firsts])
+            spans, at = [], 0
+            for m, f in zip(group, firsts):
+                spans.append((m, slice(at, at + f.out_features)))
+                at += f.out_features
+            self.groups.append((actor_size, w, b, spans))
+        self.rest = {id(m): ([(lin.weight.detach(), lin.bias.detach()) for lin in _linears(m.trunk)[1:]],
+                             m.policy.weight.detach(), m.policy.bias.detach(),
+                             m.value.weight.detach(), m.value.bias.detach()) for m in members}
+
+    def __call__(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        F = torch.nn.functional
+        logp_sum: torch.Tensor | None = None
+        value_sum: torch.Tensor | None = None
+        for actor_size, w, b, spans in self.groups:
+            x = obs[..., :actor_size]
+            first = torch.relu(F.linear(x, w, b))
+            for m, span in spans:
+                layers, pw, pb, vw, vb = self.rest[id(m)]
+                h = first[..., span]
+                for lw, lb in layers:
+                    h = torch.relu(F.linear(h, lw, lb))
+                logits = F.linear(h, pw, pb)
+                if m.prior_weight:
+                    logits = logits + m.prior_weight * x[..., actor_size - self.num_actions:actor_size]
+                logp = torch.log_softmax(logits, -1)
+                if m.critic is None:
+                    value = F.linear(h, vw, vb).squeeze(-1)
+                elif obs.shape[-1] != actor_size + m.oracle_size:
+                    value = torch.full(logits.shape[:-1], float("nan"), dtype=logits.dtype, device=logits.device)
+                else:  # an oracle critic given its columns: the member's own critic reads them
+                    value = m.value(m.critic(obs)).squeeze(-1)
+                logp_sum = logp if logp_sum is None else logp_sum + logp
+                value_sum = value if value_sum is None else value_sum + value
+        assert logp_sum is not None and value_sum is not None
+        return logp_sum / self.count, value_sum / self.count
+
+
+def _linears(seq: nn.Sequential) -> list[nn.Linear]:
+    return [m for m in seq if isinstance(m, nn.Linear)]
 
 
 class QNet(nn.Module):

@@ -189,3 +189,36 @@ def test_members_of_one_prior_keep_their_own_prior_weights(members, tmp_path):
         write_checkpoint(bad, {**payload, "model_spec": spec})
         with pytest.raises(CheckpointError, match=message):
             read_checkpoint(bad)
+
+
+def test_the_agents_pass_without_gradients_equals_the_members_own_modules(members):
+    """Agents run an ensemble under ``torch.no_grad`` through a fused pass (the first layers as one
+    matrix, no module dispatch); it gives the members' own modules' values, on one observation and a
+    batch, with members of several shapes, prior weights and an oracle critic, and it follows new
+    weights loaded into the ensemble."""
+    torch.manual_seed(7)
+    nets = [ActorCritic(OBS, ACTS, h, w, oracle) for h, w, oracle in
+            (([16], 3.0, 0), ([24, 8], 1.5, 0), ([16], 3.0, 5), ([16], 2.0, 0))]
+    for net in nets:
+        for p in net.parameters():
+            torch.nn.init.normal_(p, std=0.3)
+    model = PolicyEnsemble(nets).eval()
+    actor = nets[0].actor_size
+    for shape in ((1, actor), (37, actor)):
+        obs = torch.randn(*shape)
+        with torch.enable_grad():
+            want_logp, want_value = model(obs)
+        with torch.no_grad():
+            got_logp, got_value = model(obs)
+        assert torch.allclose(got_logp, want_logp.detach(), atol=1e-5)
+        assert torch.allclose(got_value, want_value.detach(), atol=1e-5, equal_nan=True)
+        assert torch.isnan(got_value).all()  # an agent's input: the oracle critic has no value to give
+    other = PolicyEnsemble([ActorCritic(OBS, ACTS, h, w, oracle) for h, w, oracle in
+                            (([16], 3.0, 0), ([24, 8], 1.5, 0), ([16], 3.0, 5), ([16], 2.0, 0))])
+    obs = torch.randn(5, actor)
+    with torch.no_grad():
+        before = model(obs)[0]
+        model.load_state_dict(other.state_dict())
+        after = model(obs)[0]
+        assert not torch.allclose(before, after)
+        assert torch.allclose(after, other(obs)[0], atol=1e-5)
