@@ -222,3 +222,22 @@ def test_the_agents_pass_without_gradients_equals_the_members_own_modules(member
         after = model(obs)[0]
         assert not torch.allclose(before, after)
         assert torch.allclose(after, other(obs)[0], atol=1e-5)
+
+
+def test_the_policy_benchmark_times_an_ensemble_three_ways(tmp_path):
+    """benchmarks/bench_policies.py: the fused pass, the member loop and one member, on the same decisions."""
+    import importlib.util
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "bench_policies.py")
+    spec = importlib.util.spec_from_file_location("bench_policies", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "bench.json"
+    assert bench.main(["--hands", "1", "--rule-sets", "tournament,red_one", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rule_sets"]
+    assert rows["tournament"]["members"] == 2 and rows["red_one"]["members"] == 1
+    t = rows["tournament"]
+    assert t["decisions"] > 0 and min(t["us_per_decision"], t["member_loop_us"], t["one_member_us"]) > 0
+    assert t["fused_speedup_over_loop"] == pytest.approx(t["member_loop_us"] / t["us_per_decision"], rel=0.01)
