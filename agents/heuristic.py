@@ -82,10 +82,15 @@ class HeuristicAgent:
 
 
 # -------------------------------------------------------------------- auction
-def bid_action(view: PlayerView, margin: float = 0.1, support: float = 8.0) -> int:
-    """The heuristic's auction action for ``view`` (a bid id or pass = 0)."""
+def bid_action(view: PlayerView, margin: float = 0.1, support: float = 8.0, value: float | None = None) -> int:
+    """The heuristic's auction action for ``view`` (a bid id or pass = 0): it bids up to the hand's
+    estimate less ``margin`` of the hand's points, or up to ``value`` when one is given (a bidder
+    that values the hand its own way, :mod:`agents.search_bid`, with the same rules around it)."""
     v, lay = view.variant, view.layout
-    value = estimate_points(view.cards, view.hand) - margin * v.total_points
+    if value is None:
+        value = estimate_points(view.cards, view.hand) - margin * v.total_points
+    else:
+        margin = 0.0  # a given value has no safety margin to give back to the last seat
     partner_calls = [a for s, a in view.auction if s == view.partner]
     if any(a != 0 for a in partner_calls):
         value += support
