@@ -48,7 +48,9 @@ from .specs import parse_bool
 AUCTIONS = ("heuristic", "policy", "search")
 """who bids for ``pimc``: the heuristic's rules with ``bid_margin``, the ``policy=`` agent, or the
 hand's value searched over sampled deals (:mod:`agents.search_bid`, options ``bid_worlds``,
-``bid_nodes``, ``bid_threshold``)"""
+``bid_nodes``, ``bid_threshold``, ``bid_bias``)"""
+SEARCH_BID_DEFAULTS = {"bid_worlds": 32, "bid_nodes": 20000, "bid_threshold": 0.0, "bid_bias": 0.0}
+"""the ``auction=search`` options and their defaults (any other value needs that auction)"""
 
 
 def count_option(name: str, value: object, low: int) -> int:
@@ -137,6 +139,12 @@ class PIMCAgent:
             raise ValueError("pimc option auction=policy needs policy= an agent")
         self.auction = auction or ("policy" if self.policy is not None else "heuristic")
         self.bidder: Agent = self.policy if self.auction == "policy" else self.heuristic  # type: ignore[assignment]
+        given = {k: v for k, v in (("bid_worlds", bid_worlds), ("bid_nodes", bid_nodes),
+                                   ("bid_threshold", bid_threshold), ("bid_bias", bid_bias))
+                 if v != SEARCH_BID_DEFAULTS[k]}
+        if given and self.auction != "search":
+            raise ValueError(f"pimc option(s) {', '.join(given)} apply only with auction=search "
+                             f"(this agent's auction is {self.auction})")
         if self.auction == "search":
             from .search_bid import SearchBidder
 

@@ -105,3 +105,6 @@ def test_search_auction_options_are_checked() -> None:
                        ({"bid_threshold": float("nan")}, "bid_threshold")):
         with pytest.raises(ValueError, match=words):
             PIMCAgent(auction="search", **bad)
+    with pytest.raises(ValueError, match="bid_worlds apply only with auction=search"):
+        make_agent("pimc?bid_worlds=8")
+    assert make_agent("expert?auction=search,bid_threshold=-40", seed=0).bidder.threshold == -40.0
