@@ -193,6 +193,29 @@ def policies(results: Path) -> list[str]:
     return lines
 
 
+@table("bid-reading")
+def bid_reading(results: Path) -> list[str]:
+    """Issue 15 goal 4 in every rule set (``scripts/bid_reading.py``): each agent's first-call pass
+    rate by fifth of hand strength, weakest first, and the correlation of its highest bid with strength."""
+    data = load(results, "bid_reading.json")
+    lines = ["| rule set | `learned`: first call passes, weakest → strongest fifth | `learned`: highest bid ~ strength "
+             "| `heuristic`: first call passes | `heuristic`: highest bid ~ strength |",
+             "|---|---|---:|---|---:|"]
+
+    def fifths(row: dict[str, Any]) -> str:
+        return " / ".join(f"{100 * x:.0f}" for x in row["pass_by_fifth"]) + "%"
+
+    def corr(row: dict[str, Any]) -> str:
+        c = row["corr_strength_top_bid"]
+        return "—" if c is None else f"{c:+.2f}"
+
+    for rs in rule_set_names():
+        row = data["rule_sets"][rs]
+        lines.append(cells(rs, fifths(row["learned"]), corr(row["learned"]), fifths(row["heuristic"]),
+                           corr(row["heuristic"])))
+    return lines
+
+
 def stale_files(files: dict[str, str]) -> str:
     """A note for a result whose agent files (path -> SHA-256, as recorded) are not the ones in the
     tree now: it measured an earlier file of that name."""
