@@ -94,7 +94,7 @@ class PolicyEnsemble(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         if not torch.is_grad_enabled():
-            if self._fused is None:
+            if self._fused is None or self._fused.stale():
                 self._fused = _Fused(list(self.members))  # type: ignore[arg-type]
             return self._fused(obs)
         logps, values = [], []
@@ -118,9 +118,11 @@ class _Fused:
     layers as one matrix (one product reads the input once for every member) and the rest as plain
     ``torch.nn.functional`` calls on weights taken once, with no module dispatch. An agent's pass is
     dominated by per-call costs, not arithmetic: four crowsnest members through their modules took
-    about twice this. The same arithmetic, so the same values up to float rounding (a test holds the
-    two equal). Nothing trains an ensemble; its module rebuilds this after ``load_state_dict`` or a
-    move (``.to()``), and a forward pass with gradients enabled runs the members' own modules."""
+    about 1.4x this (``benchmarks/bench_policies.py``). The same arithmetic, so the same values up to
+    float rounding (a test holds the two equal). The later layers are views of the parameters (an
+    in-place change shows through); the joined first layers are a copy, rebuilt when one of those
+    parameters changed in place (its version counter moved), after ``load_state_dict`` and after a
+    move (``.to()``). A forward pass with gradients enabled runs the members' own modules."""
 
     def __init__(self, members: list[ActorCritic]):
         self.count = len(members)
@@ -138,9 +140,15 @@ class _Fused:
                 spans.append((m, slice(at, at + f.out_features)))
                 at += f.out_features
             self.groups.append((actor_size, w, b, spans))
+        self.copied = [p for m in members for p in _linears(m.trunk)[0].parameters()]
+        self.versions = [p._version for p in self.copied]
         self.rest = {id(m): ([(lin.weight.detach(), lin.bias.detach()) for lin in _linears(m.trunk)[1:]],
                              m.policy.weight.detach(), m.policy.bias.detach(),
                              m.value.weight.detach(), m.value.bias.detach()) for m in members}
+
+    def stale(self) -> bool:
+        """Whether a first-layer parameter changed in place since its copy was joined."""
+        return any(p._version != v for p, v in zip(self.copied, self.versions))
 
     def __call__(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         F = torch.nn.functional

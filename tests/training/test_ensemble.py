@@ -222,6 +222,13 @@ def test_the_agents_pass_without_gradients_equals_the_members_own_modules(member
         after = model(obs)[0]
         assert not torch.allclose(before, after)
         assert torch.allclose(after, other(obs)[0], atol=1e-5)
+        for net in model.members:  # weights changed in place by hand: the joined first layers follow too
+            for p in net.parameters():
+                p.mul_(0.5)
+        halved = model(obs)[0]
+    with torch.enable_grad():
+        assert torch.allclose(halved, model(obs)[0].detach(), atol=1e-5)
+    assert not torch.allclose(halved, after)
 
 
 def test_the_policy_benchmark_times_an_ensemble_three_ways(tmp_path):
