@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("bid_reading", ROOT / "scripts" / "bid_reading.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests._scripts import load_script
 
 
 def test_reading_counts_passes_by_fifth_and_the_top_bid():
-    script = load_script()
+    script = load_script("scripts/bid_reading.py")
     # ten calls, strength 0..9: the weakest fifth (0, 1) passes, the rest bid more with strength
     calls = [(float(i), 0 if i < 2 else 70, 0 if i < 2 else 70 + 5 * i) for i in range(10)]
     row = script.reading(calls)
@@ -31,7 +22,7 @@ def test_reading_counts_passes_by_fifth_and_the_top_bid():
 
 
 def test_the_script_writes_every_rule_set_asked_and_refuses_bad_input(tmp_path, capsys):
-    script = load_script()
+    script = load_script("scripts/bid_reading.py")
     out = tmp_path / "reading.json"
     assert script.main(["--hands", "5", "--rule-sets", "red_one", "--out", str(out)]) == 0
     data = json.loads(out.read_text())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -10,16 +9,13 @@ from pathlib import Path
 import pytest
 
 from agents.stats import mean_std, t_interval
+from tests._scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("pool_arenas", ROOT / "scripts" / "pool_arenas.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/pool_arenas.py")
 
 
 def _pairing(values, seed, a="learned", b="pimc", variant="crowsnest"):

@@ -233,14 +233,11 @@ def test_the_agents_pass_without_gradients_equals_the_members_own_modules(member
 
 def test_the_policy_benchmark_times_an_ensemble_three_ways(tmp_path):
     """benchmarks/bench_policies.py: the fused pass, the member loop and one member, on the same decisions."""
-    import importlib.util
     import json
-    import os
 
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "bench_policies.py")
-    spec = importlib.util.spec_from_file_location("bench_policies", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from tests._scripts import load_script
+
+    bench = load_script("benchmarks/bench_policies.py")
     out = tmp_path / "bench.json"
     assert bench.main(["--hands", "1", "--rule-sets", "tournament,red_one", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())["rule_sets"]
