@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from agents.stats import mean_std, t_interval
 from tests._scripts import load_script
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _module():
