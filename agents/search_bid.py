@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 
-from crowsnest_env.rules import NUM_SEATS, CardSet, PlayerView
+from crowsnest_env.rules import CardSet, PlayerView, opening_leader
 
 from ._eval import best_trump, choose_discard, outcome
 from ._sampler import sample_world
@@ -52,7 +52,7 @@ def declared_points(view: PlayerView, hands: list[CardSet], nest: CardSet, nodes
         discards |= 1 << c
     trump = best_trump(cards, hands[seat])
     dd = DoubleDummy(cards, trump, cards.count_points(discards))
-    leader = (view.dealer + 1) % NUM_SEATS  # who leads the first trick (the engine's rule)
+    leader = opening_leader(view.dealer)
     values = dd.deepening(hands, leader, [], 0, 0, nodes)
     team0 = max(values.values()) if leader % 2 == 0 else min(values.values())
     return team0 if seat % 2 == 0 else v.total_points - team0

@@ -16,6 +16,7 @@ from .state import (
     hand_points,
     legal_cards,
     new_game,
+    opening_leader,
     score_change,
     step,
     trick_key,
@@ -47,6 +48,6 @@ __all__ = [
     "PASS", "PRESETS", "VARIANTS", "ActionLayout", "BirdRank", "CardSet", "CardTables",
     "HandResult", "IllegalActionError", "MadeScore", "NO_CROW_SUFFIX", "Phase", "PlayerView", "State",
     "Variant", "card_list", "check_scores", "get_variant", "iter_cards", "layout_for", "new_game",
-    "hand_points", "legal_cards", "player_view", "quote", "score_change", "step", "tables", "tables_for",
-    "trick_key", "trick_winner_offset",
+    "hand_points", "legal_cards", "opening_leader", "player_view", "quote", "score_change", "step", "tables",
+    "tables_for", "trick_key", "trick_winner_offset",
 ]

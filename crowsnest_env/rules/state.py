@@ -252,7 +252,7 @@ class State:
     def _name_trump(self, colour: int) -> None:
         self.trump = colour
         self.phase = _PLAY
-        self.leader = self.to_move = (self.dealer + 1) % NUM_SEATS
+        self.leader = self.to_move = opening_leader(self.dealer)
 
     def _play(self, card: int) -> None:
         seat, bit = self.to_move, 1 << card
@@ -359,6 +359,11 @@ def hand_points(variant: Variant, captured: list[int] | tuple[int, int],
     """(points per team, trick bonus per team) of a finished hand; ``captured`` includes the nest."""
     b0, b1 = (variant.trick_bonus if 2 * w > variant.num_tricks else 0 for w in tricks_won)
     return (captured[0] + b0, captured[1] + b1), (b0, b1)
+
+
+def opening_leader(dealer: int) -> int:
+    """The seat that leads the first trick of a hand: the dealer's left (whoever declared)."""
+    return (dealer + 1) % NUM_SEATS
 
 
 def score_change(variant: Variant, points: tuple[int, int], declaring_team: int,

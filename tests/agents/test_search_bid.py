@@ -12,7 +12,7 @@ from agents._eval import estimate_points
 from agents.heuristic import HeuristicAgent
 from agents.pimc import PIMCAgent
 from agents.search_bid import SearchBidder, declared_points, hand_value
-from crowsnest_env.rules import NUM_SEATS, Phase, get_variant, new_game, player_view
+from crowsnest_env.rules import NUM_SEATS, Phase, get_variant, new_game, opening_leader, player_view
 
 
 def _opening_views(name: str, n: int) -> list:
@@ -108,3 +108,17 @@ def test_search_auction_options_are_checked() -> None:
     with pytest.raises(ValueError, match="bid_worlds apply only with auction=search"):
         make_agent("pimc?bid_worlds=8")
     assert make_agent("expert?auction=search,bid_threshold=-40", seed=0).bidder.threshold == -40.0
+
+
+def test_the_search_auction_takes_the_engines_opening_lead_and_the_bidders_defaults() -> None:
+    """declared_points solves from opening_leader(dealer): the seat the engine gives the first lead,
+    whoever declares; pimc leaves unset search options to SearchBidder's own defaults."""
+    for seed in range(8):
+        state = new_game("tournament", rng=random.Random(seed), dealer=seed % NUM_SEATS)
+        bot = HeuristicAgent(seed, margin=0.0)
+        while state.phase is not Phase.PLAY:
+            state.apply(bot.act(player_view(state, state.to_move)))
+        assert state.leader == opening_leader(state.dealer) and state.trick_no == 0
+    default, bidder = PIMCAgent(auction="search").bidder, SearchBidder()
+    assert (default.worlds, default.nodes, default.threshold, default.bias) == \
+        (bidder.worlds, bidder.nodes, bidder.threshold, bidder.bias)
