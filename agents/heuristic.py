@@ -87,17 +87,16 @@ def bid_action(view: PlayerView, margin: float = 0.1, support: float = 8.0, valu
     estimate less ``margin`` of the hand's points, or up to ``value`` when one is given (a bidder
     that values the hand its own way, :mod:`agents.search_bid`, with the same rules around it)."""
     v, lay = view.variant, view.layout
+    safety = margin * v.total_points if value is None else 0.0  # a given value keeps no margin
     if value is None:
-        value = estimate_points(view.cards, view.hand) - margin * v.total_points
-    else:
-        margin = 0.0  # a given value has no safety margin to give back to the last seat
+        value = estimate_points(view.cards, view.hand) - safety
     partner_calls = [a for s, a in view.auction if s == view.partner]
     if any(a != 0 for a in partner_calls):
         value += support
     elif partner_calls:
         value -= support / 2
     if view.high_bid == 0 and view.passed.bit_count() == NUM_SEATS - 1:
-        value += margin * v.total_points  # last to speak: open on the estimate, not redeal
+        value += safety  # last to speak: open on the estimate, not redeal
     nxt = v.min_bid if view.high_bid == 0 else view.high_bid + v.bid_step
     if view.high_bidder == view.partner:
         value -= 3 * v.bid_step  # only take the contract from partner with a clear surplus
