@@ -47,8 +47,8 @@ class ExpertAgent(PIMCAgent):
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int | None = None, policy: Agent | None = None, inference: bool | str = True,
                  temperature: float = 0.5, bid_margin: float = 0.0, auction: str | None = "heuristic",
-                 keep: float = 0.0, bid_worlds: int = 32, bid_nodes: int = 20000, bid_threshold: float = 0.0,
-                 bid_bias: float = 0.0):
+                 keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
+                 bid_threshold: float | None = None, bid_bias: float | None = None):
         super().__init__(seed=seed, samples=samples, nodes=nodes, exact=exact, time_limit=time_limit,
                          min_samples=min_samples, trump_bias=trump_bias,
                          from_trick=0 if from_trick is None else from_trick,

@@ -35,6 +35,7 @@ import numbers
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from crowsnest_env.agent import Agent
 from crowsnest_env.rules import CardSet, Phase, PlayerView, iter_cards
@@ -48,9 +49,7 @@ from .specs import parse_bool
 AUCTIONS = ("heuristic", "policy", "search")
 """who bids for ``pimc``: the heuristic's rules with ``bid_margin``, the ``policy=`` agent, or the
 hand's value searched over sampled deals (:mod:`agents.search_bid`, options ``bid_worlds``,
-``bid_nodes``, ``bid_threshold``, ``bid_bias``)"""
-SEARCH_BID_DEFAULTS = {"bid_worlds": 32, "bid_nodes": 20000, "bid_threshold": 0.0, "bid_bias": 0.0}
-"""the ``auction=search`` options and their defaults (any other value needs that auction)"""
+``bid_nodes``, ``bid_threshold``, ``bid_bias``: unset, :class:`agents.search_bid.SearchBidder`'s defaults)"""
 
 
 def count_option(name: str, value: object, low: int) -> int:
@@ -106,8 +105,8 @@ class PIMCAgent:
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int = 0, policy: Agent | None = None, inference: bool | str = False,
                  temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
-                 keep: float = 0.0, bid_worlds: int = 32, bid_nodes: int = 20000, bid_threshold: float = 0.0,
-                 bid_bias: float = 0.0):
+                 keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
+                 bid_threshold: float | None = None, bid_bias: float | None = None):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -139,19 +138,20 @@ class PIMCAgent:
             raise ValueError("pimc option auction=policy needs policy= an agent")
         self.auction = auction or ("policy" if self.policy is not None else "heuristic")
         self.bidder: Agent = self.policy if self.auction == "policy" else self.heuristic  # type: ignore[assignment]
-        given = {k: v for k, v in (("bid_worlds", bid_worlds), ("bid_nodes", bid_nodes),
-                                   ("bid_threshold", bid_threshold), ("bid_bias", bid_bias))
-                 if v != SEARCH_BID_DEFAULTS[k]}
+        # the search auction's options, checked where given (SearchBidder holds their defaults)
+        given = {name: value for name, value in (("bid_worlds", bid_worlds), ("bid_nodes", bid_nodes),
+                                                 ("bid_threshold", bid_threshold), ("bid_bias", bid_bias))
+                 if value is not None}
         if given and self.auction != "search":
             raise ValueError(f"pimc option(s) {', '.join(given)} apply only with auction=search "
                              f"(this agent's auction is {self.auction})")
         if self.auction == "search":
             from .search_bid import SearchBidder
 
-            self.bidder = SearchBidder(seed=seed, worlds=count_option("bid_worlds", bid_worlds, 1),
-                                       nodes=count_option("bid_nodes", bid_nodes, 1),
-                                       threshold=number_option("bid_threshold", bid_threshold),
-                                       bias=number_option("bid_bias", bid_bias))
+            counts = ("bid_worlds", "bid_nodes")
+            search: dict[str, Any] = {name[len("bid_"):]: count_option(name, value, 1) if name in counts
+                                      else number_option(name, value) for name, value in given.items()}
+            self.bidder = SearchBidder(seed=seed, **search)
         self.inference = parse_bool("inference", inference)  # weigh worlds by the policy's likelihood
         self.temperature = number_option("temperature", temperature)
         if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):
