@@ -116,10 +116,10 @@ class PolicyEnsemble(nn.Module):
 class _Fused:
     """:class:`PolicyEnsemble`'s forward pass without gradients, for agents: the members' first
     layers as one matrix (one product reads the input once for every member) and the rest as plain
-    ``torch.nn.functional`` calls on weights taken once, with no module dispatch. An agent's pass is
+    ``torch.nn.functional`` calls on the members' parameters, with no module dispatch. An agent's pass is
     dominated by per-call costs, not arithmetic: four crowsnest members through their modules took
-    about 1.4x this (``benchmarks/bench_policies.py``). The same arithmetic, so the same values up to
-    float rounding (a test holds the two equal). The later layers are views of the parameters (an
+    1.1 to 1.4x this (``benchmarks/bench_policies.py``). The same arithmetic, so the same values up to
+    float rounding (a test holds the two equal). The later layers read the parameters themselves (an
     in-place change shows through); the joined first layers are a copy, rebuilt when one of those
     parameters changed in place (its version counter moved), after ``load_state_dict`` and after a
     move (``.to()``). A forward pass with gradients enabled runs the members' own modules."""
@@ -127,24 +127,23 @@ class _Fused:
     def __init__(self, members: list[ActorCritic]):
         self.count = len(members)
         self.num_actions = members[0].num_actions
-        self.groups: list[tuple[int, torch.Tensor, torch.Tensor, list[tuple[ActorCritic, slice]]]] = []
+        # members by input width (one group when they share the prior); in each, the joined first
+        # layer and, per member, its columns of it and its later layers (views of its parameters)
+        self.groups: list[tuple[int, torch.Tensor, torch.Tensor, list[tuple[ActorCritic, slice, list[nn.Linear]]]]] = []
         by_input: dict[int, list[ActorCritic]] = {}
         for m in members:
             by_input.setdefault(m.actor_size, []).append(m)
         for actor_size, group in by_input.items():
-            firsts = [_linears(m.trunk)[0] for m in group]
-            w = torch.cat([f.weight.detach() for f in firsts])
-            b = torch.cat([f.bias.detach() for f in firsts])
+            layers = [_linears(m.trunk) for m in group]
+            w = torch.cat([ls[0].weight.detach() for ls in layers])
+            b = torch.cat([ls[0].bias.detach() for ls in layers])
             spans, at = [], 0
-            for m, f in zip(group, firsts):
-                spans.append((m, slice(at, at + f.out_features)))
-                at += f.out_features
+            for m, ls in zip(group, layers):
+                spans.append((m, slice(at, at + ls[0].out_features), ls[1:]))
+                at += ls[0].out_features
             self.groups.append((actor_size, w, b, spans))
         self.copied = [p for m in members for p in _linears(m.trunk)[0].parameters()]
         self.versions = [p._version for p in self.copied]
-        self.rest = {id(m): ([(lin.weight.detach(), lin.bias.detach()) for lin in _linears(m.trunk)[1:]],
-                             m.policy.weight.detach(), m.policy.bias.detach(),
-                             m.value.weight.detach(), m.value.bias.detach()) for m in members}
 
     def stale(self) -> bool:
         """Whether a first-layer parameter changed in place since its copy was joined."""
@@ -157,17 +156,16 @@ class _Fused:
         for actor_size, w, b, spans in self.groups:
             x = obs[..., :actor_size]
             first = torch.relu(F.linear(x, w, b))
-            for m, span in spans:
-                layers, pw, pb, vw, vb = self.rest[id(m)]
+            for m, span, later in spans:
                 h = first[..., span]
-                for lw, lb in layers:
-                    h = torch.relu(F.linear(h, lw, lb))
-                logits = F.linear(h, pw, pb)
+                for lin in later:
+                    h = torch.relu(F.linear(h, lin.weight, lin.bias))
+                logits = F.linear(h, m.policy.weight, m.policy.bias)
                 if m.prior_weight:
                     logits = logits + m.prior_weight * x[..., actor_size - self.num_actions:actor_size]
                 logp = torch.log_softmax(logits, -1)
                 if m.critic is None:
-                    value = F.linear(h, vw, vb).squeeze(-1)
+                    value = F.linear(h, m.value.weight, m.value.bias).squeeze(-1)
                 elif obs.shape[-1] != actor_size + m.oracle_size:
                     value = torch.full(logits.shape[:-1], float("nan"), dtype=logits.dtype, device=logits.device)
                 else:  # an oracle critic given its columns: the member's own critic reads them

@@ -2,7 +2,7 @@
 
 For every rule set the decisions with a choice of a few seeded hands that the policy plays in all
 four seats are timed through ``PolicyAgent.act`` (encoding, prior, forward pass, mask, argmax),
-three passes, the fastest kept, on one torch thread. An ensemble file is timed three ways in the
+``--passes`` passes (default 5), the fastest kept, on one torch thread. An ensemble file is timed three ways in the
 same run, interleaved on the same decisions: its fused pass (what agents run,
 ``agents.networks._Fused``), the loop over its members' own modules that ran before the fused pass,
 and its first member alone (one network, the peer an ensemble is compared with). Ratios compare like
@@ -82,10 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=20, help="seeded hands per rule set (default 20)")
     p.add_argument("--rule-sets", default=",".join(RULE_SETS), help="comma-separated (default: all nine)")
+    p.add_argument("--passes", type=int, default=5, help="timed passes over the decisions, fastest kept (default 5)")
     p.add_argument("--json", help="write the figures here (atomically)")
     args = p.parse_args(argv)
-    if args.hands < 1:
-        p.error("--hands must be at least 1")
+    if args.hands < 1 or args.passes < 1:
+        p.error("--hands and --passes must be at least 1")
     torch.set_num_threads(1)
     out: dict[str, dict[str, float | int]] = {}
     print(f"{'rule set':18s} {'members':>7s} {'us/decision':>11s} {'member loop':>11s} {'one member':>10s} "
@@ -97,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         model = agent.model
         views = decisions(agent, rule_set, args.hands)
         if isinstance(model, PolicyEnsemble):
-            t = time_models(agent, views, {"fused": model, "loop": MemberLoop(model), "one": model.members[0]})
+            t = time_models(agent, views, {"fused": model, "loop": MemberLoop(model), "one": model.members[0]},
+                            args.passes)
             row: dict[str, float | int] = {
                 "members": len(model.members), "decisions": len(views), "us_per_decision": round(t["fused"], 1),
                 "member_loop_us": round(t["loop"], 1), "one_member_us": round(t["one"], 1),
@@ -107,12 +109,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{rule_set:18s} {row['members']:7d} {t['fused']:11.0f} {t['loop']:11.0f} {t['one']:10.0f} "
                   f"{row['fused_speedup_over_loop']:9.2f}x {row['speed_vs_one_member']:6.2f}x")
         else:
-            t = time_models(agent, views, {"one": model})
+            t = time_models(agent, views, {"one": model}, args.passes)
             row = {"members": 1, "decisions": len(views), "us_per_decision": round(t["one"], 1)}
             print(f"{rule_set:18s} {1:7d} {t['one']:11.0f} {'':>11s} {'':>10s} {'':>10s} {'':>7s}")
         out[rule_set] = row
     if args.json:
-        atomic_write_text(args.json, json.dumps({"hands": args.hands, "torch_threads": 1, "rule_sets": out},
+        atomic_write_text(args.json, json.dumps({"hands": args.hands, "passes": args.passes, "torch_threads": 1,
+                                                 "rule_sets": out},
                                                 indent=1) + "\n")
     return 0
 
