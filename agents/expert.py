@@ -48,14 +48,14 @@ class ExpertAgent(PIMCAgent):
                  from_trick: int | None = None, policy: Agent | None = None, inference: bool | str = True,
                  temperature: float = 0.5, bid_margin: float = 0.0, auction: str | None = "heuristic",
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
-                 bid_threshold: float | None = None, bid_bias: float | None = None):
+                 bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy"):
         super().__init__(seed=seed, samples=samples, nodes=nodes, exact=exact, time_limit=time_limit,
                          min_samples=min_samples, trump_bias=trump_bias,
                          from_trick=0 if from_trick is None else from_trick,
                          policy=policy if policy is not None else LearnedAgent(seed=seed),  # learned by default
                          inference=inference, temperature=temperature, bid_margin=bid_margin, auction=auction,
                          keep=keep, bid_worlds=bid_worlds, bid_nodes=bid_nodes, bid_threshold=bid_threshold,
-                         bid_bias=bid_bias)
+                         bid_bias=bid_bias, value=value)
         # FROM_TRICK was measured with the shipped policies: with another policy, or from_trick set,
         # one first searched trick for every rule set
         self.by_rule_set = from_trick is None and policy is None

@@ -71,24 +71,46 @@ class PolicyAgent:
             raise ValueError(f"{self.name}: a {self.algo} network has no action probabilities to infer with")
         return self
 
-    def act(self, view: PlayerView) -> int:
+    def _check_view(self, view: PlayerView) -> None:
         if view.variant is not self.variant and view.variant != self.variant:
             raise ValueError(f"this agent was trained for {self.variant.name!r}, not {view.variant.name!r}"
                              f"{other_rules(self.variant, view.variant)}")
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in phase {view.phase.name}")
-        if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
-            return view.legal.bit_length() - 1
-        obs = torch.from_numpy(self.encode(view)).unsqueeze(0)
-        mask = torch.from_numpy(action_mask(view.legal, self.num_actions).view(bool).copy()).unsqueeze(0)
+
+    def _scores(self, views: list[PlayerView]) -> torch.Tensor:
+        """The network's scores of every action for each view (illegal ones masked), one forward pass."""
+        obs = torch.from_numpy(np.stack([self.encode(v) for v in views]))
+        mask = torch.from_numpy(np.stack([action_mask(v.legal, self.num_actions).view(bool) for v in views]))
         with torch.no_grad():
             if self.algo == "ppo":
-                scores = masked_logits(self.model(obs)[0], mask)[0]
-            else:
-                scores = self.model.q_legal(obs, mask)[0]  # type: ignore[operator]  # a QNet
+                return masked_logits(self.model(obs)[0], mask)
+            return self.model.q_legal(obs, mask)  # type: ignore[operator]  # a QNet
+
+    def act(self, view: PlayerView) -> int:
+        self._check_view(view)
+        if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
+            return view.legal.bit_length() - 1
+        scores = self._scores([view])[0]
         if self.greedy or self.algo == "dmc":
             return int(torch.argmax(scores))
         return int(torch.multinomial(torch.softmax(scores, -1), 1, generator=self.gen))
+
+    def greedy_actions(self, views: list[PlayerView]) -> list[int]:
+        """The greedy action for each view, in one batched forward pass (forced moves skip the
+        network): what :meth:`act` plays with ``greedy`` on, for many seats or worlds at once."""
+        out = [-1] * len(views)
+        ask: list[int] = []
+        for i, v in enumerate(views):
+            self._check_view(v)
+            if v.legal & (v.legal - 1) == 0:
+                out[i] = v.legal.bit_length() - 1
+            else:
+                ask.append(i)
+        if ask:
+            for i, a in zip(ask, torch.argmax(self._scores([views[i] for i in ask]), -1).tolist()):
+                out[i] = a
+        return out
 
 
 POLICY_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "policies")

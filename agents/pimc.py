@@ -9,6 +9,8 @@
   mean wins, ties broken by the heuristic's choice. ``time_limit`` (seconds, off by default so
   that play never depends on the machine's load) stops sampling early (after ``min_samples``);
   ``from_trick`` leaves the first tricks to the guide (the heuristic, or the policy).
+  ``value=rollouts`` (with ``policy=`` a trained policy) values a card in each world by the
+  policy playing the hand out in every seat (:mod:`agents.rollouts`) instead of the solve.
   ``keep`` (points, default 0) keeps the guide's card (the heuristic's, or the policy's) unless
   the best mean beats it by more.
 - The default budget (16 worlds, 20,000 nodes each) costs about 14 ms of one core per searched
@@ -34,7 +36,7 @@ import math
 import numbers
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from crowsnest_env.agent import Agent
@@ -45,6 +47,10 @@ from ._sampler import sample_world
 from ._solver import DoubleDummy
 from .heuristic import HeuristicAgent, choose_card
 from .specs import parse_bool
+
+VALUES = ("double_dummy", "rollouts")
+"""how ``pimc`` values a card in a sampled world: solved double-dummy (:func:`solve_world`), or
+played out by the ``policy=`` network in every seat (:func:`agents.rollouts.rollout_values`)"""
 
 AUCTIONS = ("heuristic", "policy", "search")
 """who bids for ``pimc``: the heuristic's rules with ``bid_margin``, the ``policy=`` agent, or the
@@ -106,7 +112,7 @@ class PIMCAgent:
                  from_trick: int = 0, policy: Agent | None = None, inference: bool | str = False,
                  temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
-                 bid_threshold: float | None = None, bid_bias: float | None = None):
+                 bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy"):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -161,6 +167,11 @@ class PIMCAgent:
         # points by which the best card's mean must beat the guide's card before the search leaves
         # it: 0 plays the best mean; more keeps the guide's play where the search is not clearly
         # better (a teacher whose departures from the guide are the clear ones)
+        if value not in VALUES:
+            raise ValueError(f"pimc option value must be one of {list(VALUES)}, got {value!r}")
+        if value == "rollouts" and (self.policy is None or not hasattr(self.policy, "policy_for")):
+            raise ValueError("pimc option value=rollouts needs policy= a trained policy (learned or checkpoint:PATH)")
+        self.value = value
         self.keep = number_option("keep", keep)
         if self.keep < 0:
             raise ValueError(f"pimc option keep must be >= 0 points, got {keep!r}")
@@ -205,20 +216,36 @@ class PIMCAgent:
         if self.inference:
             from .inference import world_log_likelihoods, world_weights
 
-            model = self.policy.policy_for(view.variant)  # type: ignore[union-attr]
-            weights = world_weights(world_log_likelihoods(view, worlds, model), self.temperature)
+            weights = world_weights(world_log_likelihoods(view, worlds, self._policy(view)), self.temperature)
+        per_world: Iterable[dict[int, float]]
+        if self.value == "rollouts":  # every world at once, in batched forward passes
+            from .rollouts import rollout_values
+
+            per_world = rollout_values(view, worlds, self._policy(view))
+        else:
+            per_world = self._solved(view, worlds)
         totals = dict.fromkeys(legal, 0.0)
-        start = time.perf_counter()
         mass = 0.0
-        for n, ((hands, nest), w) in enumerate(zip(worlds, weights), start=1):
-            values = solve_world(view, hands, view.cards.count_points(nest | view.discards), self.nodes, self.exact)
+        for values, w in zip(per_world, weights):
             for c, v in values.items():
                 totals[c] += w * v
             mass += w
+        return {c: t / mass for c, t in totals.items()}
+
+    def _policy(self, view: PlayerView) -> Any:
+        """The trained policy that inference and rollouts use, checked for the rules played."""
+        return self.policy.policy_for(view.variant)  # type: ignore[union-attr]
+
+    def _solved(self, view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]]) -> Iterator[dict[int, float]]:
+        """Each world's card values solved double-dummy, one world at a time; with ``time_limit``,
+        none after the limit once ``min_samples`` are done."""
+        start = time.perf_counter()
+        for n, (hands, nest) in enumerate(worlds, start=1):
+            yield {c: float(v) for c, v in solve_world(view, hands, view.cards.count_points(nest | view.discards),
+                                                        self.nodes, self.exact).items()}
             if (self.time_limit is not None and n >= self.min_samples
                     and time.perf_counter() - start > self.time_limit):
-                break
-        return {c: t / mass for c, t in totals.items()}
+                return
 
     def _pick(self, view: PlayerView, scores: dict[int, float]) -> int:
         def preferred() -> int:

@@ -88,19 +88,12 @@ class RolloutValues:
         self.agent = agent
 
     def __call__(self, state: State) -> dict[int, float] | None:
-        legal = _card_choice(state)
-        if legal is None:
+        if _card_choice(state) is None:
             return None
-        team, scored = state.to_move % 2, len(state.results)
-        out: dict[int, float] = {}
-        for a in legal:
-            s = state.clone()
-            s.advance(a)
-            while len(s.results) == scored:
-                s.advance(self.agent.act(player_view(s, s.to_move)))
-            change = s.results[-1].score_change
-            out[a] = float(change[team] - change[1 - team])
-        return out
+        from agents.rollouts import card_values
+
+        off = state.layout.play_offset
+        return {off + c: v for c, v in card_values(state, self.agent).items()}
 
 
 class DoubleDummyValues:
