@@ -164,14 +164,14 @@ class PIMCAgent:
             raise ValueError("pimc option inference needs policy= a trained policy (learned or checkpoint:PATH)")
         if self.temperature < 0:
             raise ValueError(f"pimc option temperature must be >= 0, got {temperature!r}")
-        # points by which the best card's mean must beat the guide's card before the search leaves
-        # it: 0 plays the best mean; more keeps the guide's play where the search is not clearly
-        # better (a teacher whose departures from the guide are the clear ones)
         if value not in VALUES:
             raise ValueError(f"pimc option value must be one of {list(VALUES)}, got {value!r}")
         if value == "rollouts" and (self.policy is None or not hasattr(self.policy, "policy_for")):
             raise ValueError("pimc option value=rollouts needs policy= a trained policy (learned or checkpoint:PATH)")
         self.value = value
+        # points by which the best card's mean must beat the guide's card before the search leaves
+        # it: 0 plays the best mean; more keeps the guide's play where the search is not clearly
+        # better (a teacher whose departures from the guide are the clear ones)
         self.keep = number_option("keep", keep)
         if self.keep < 0:
             raise ValueError(f"pimc option keep must be >= 0 points, got {keep!r}")

@@ -32,17 +32,18 @@ def world_state(view: PlayerView, hands: list[CardSet], nest: CardSet) -> State:
 
 
 def play_out(states: list[State], agent: Any) -> None:
-    """Advance every state in place to the end of its current hand, ``agent`` acting in every
-    seat: a :class:`~agents.learned.PolicyAgent` greedily, all states in one batched forward pass a
-    step (:meth:`~agents.learned.PolicyAgent.greedy_actions`); any other agent one view at a time."""
-    active = [(s, len(s.results)) for s in states]
+    """Advance every state in place until no decision is due (its hand is over: the next deal, or
+    the game's end), ``agent`` acting in every seat: a :class:`~agents.learned.PolicyAgent`
+    greedily, all states in one batched forward pass a step
+    (:meth:`~agents.learned.PolicyAgent.greedy_actions`); any other agent one view at a time."""
+    active = [s for s in states if s.legal_mask()]
     batched = getattr(agent, "greedy_actions", None)
     while active:
-        views = [player_view(s, s.to_move) for s, _ in active]
+        views = [player_view(s, s.to_move) for s in active]
         actions = batched(views) if batched is not None else [agent.act(v) for v in views]
-        for (s, _), a in zip(active, actions):
+        for s, a in zip(active, actions):
             s.advance(a)
-        active = [(s, n) for s, n in active if len(s.results) == n]
+        active = [s for s in active if s.legal_mask()]
 
 
 def card_values(state: State, agent: Any) -> dict[int, float]:

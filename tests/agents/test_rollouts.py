@@ -111,3 +111,19 @@ def test_value_option_is_checked():
         make_agent("pimc?value=oracle")
     with pytest.raises(ValueError, match="value=rollouts needs policy"):
         make_agent("pimc?value=rollouts")
+
+
+def test_a_card_that_ends_the_hand_is_valued_by_the_hand_it_ends(policy):
+    """The last card of a hand leaves no decision: its value is that hand's result, and play_out does
+    not go on into the next deal."""
+    state = new_game(get_variant("tournament"), rng=random.Random(4))
+    while True:
+        before = state.clone()
+        state.apply(policy.act(player_view(state, state.to_move)))
+        if state.results:
+            break
+    [card] = before.legal_actions()
+    values = card_values(before, policy)
+    change = state.results[0].score_change
+    team = before.to_move % 2
+    assert values == {card - before.layout.play_offset: change[team] - change[1 - team]}
