@@ -84,8 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=300, help="seeded hands per rule set and agent (default 300)")
     p.add_argument("--seed", type=int, default=44, help="deal seed (default 44)")
     p.add_argument("--rule-sets", default=",".join(RULE_SETS), help="comma-separated (default: all nine)")
+    p.add_argument("--agents", default=",".join(AGENTS),
+                   help="comma-separated arena agent names (default: learned,heuristic), e.g. a best response's "
+                        "auction in a policy's place: 'phase:base=learned;auction=checkpoint:PATH'")
     p.add_argument("--out", help="write the figures here as JSON (atomically)")
     args = p.parse_args(argv)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if not agents:
+        p.error("--agents names no agent")
     if args.hands < 5:
         p.error("--hands must be at least 5 (five fifths of strength)")
     rule_sets = [r.strip() for r in args.rule_sets.split(",") if r.strip()]
@@ -93,14 +99,14 @@ def main(argv: list[str] | None = None) -> int:
         get_variant(r)  # an unknown rule set is an error naming the valid ones, before any game
     result: dict[str, dict[str, object]] = {}
     for rule_set in tqdm(rule_sets, desc="rule sets"):
-        result[rule_set] = {spec: reading(first_calls(spec, rule_set, args.hands, args.seed)) for spec in AGENTS}
+        result[rule_set] = {spec: reading(first_calls(spec, rule_set, args.hands, args.seed)) for spec in agents}
     payload = {"hands": args.hands, "seed": args.seed, "strength": "agents._eval.estimate_points of the dealt hand",
                "command": "python scripts/bid_reading.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                "rule_sets": result}
     for rule_set, row in result.items():
         line = "  ".join(f"{spec} " + " ".join(f"{100 * x:3.0f}%" for x in row[spec]["pass_by_fifth"])  # type: ignore[index]
                          + f" top {row[spec]['top_bid_by_fifth'][0]:5.1f}..{row[spec]['top_bid_by_fifth'][4]:5.1f}"  # type: ignore[index]
-                         for spec in AGENTS)
+                         for spec in agents)
         print(f"{rule_set:18s} {line}")
     if args.out:
         atomic_write_text(args.out, json.dumps(payload, indent=1) + "\n")

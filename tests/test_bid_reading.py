@@ -32,3 +32,18 @@ def test_the_script_writes_every_rule_set_asked_and_refuses_bad_input(tmp_path, 
         script.main(["--hands", "2"])
     with pytest.raises(ValueError, match="unknown"):
         script.main(["--hands", "5", "--rule-sets", "bridge"])
+
+
+def test_the_script_reads_the_agents_asked(tmp_path):
+    """--agents names any arena agents, e.g. a phase agent with another bidder in a policy's place."""
+    script = load_script("scripts/bid_reading.py")
+    out = tmp_path / "reading.json"
+    bold = "phase:base=learned;auction=heuristic?margin=-0.3"
+    assert script.main(["--hands", "5", "--rule-sets", "tournament", "--agents", f"heuristic,{bold}",
+                        "--out", str(out)]) == 0
+    row = json.loads(out.read_text())["rule_sets"]["tournament"]
+    assert set(row) == {"heuristic", bold}
+    assert row[bold]["calls"] == 20 and row[bold] != row["heuristic"]  # the bolder bidder really bid
+    with pytest.raises(SystemExit):
+        script.main(["--hands", "5", "--agents", " , "])
+
