@@ -65,7 +65,9 @@ def test_a_world_replays_to_the_view_and_the_true_world_gives_the_policys_own_ou
         rebuilt = world_state(view, others, hidden_nest)
         assert player_view(rebuilt, seat) == view
         [values] = rollout_values(view, [(others, hidden_nest)], policy)
+        before = state.clone()
         assert values == card_values(state, OneAtATime(policy))
+        assert state == before  # card_values plays out copies
         own = policy.act(view) - view.layout.play_offset
         final = state.clone()
         while not final.results:
@@ -84,7 +86,6 @@ def test_rollouts_cover_every_legal_card_in_every_sampled_world(policy):
     values = rollout_values(view, worlds, policy)
     legal = sorted(c - view.layout.play_offset for c in state.legal_actions())
     assert len(values) == 5 and all(sorted(v) == legal for v in values)
-    assert state == state.clone()  # nothing moved the game itself (rollouts play copies)
 
 
 @pytest.mark.parametrize("name", ["tournament", "crowsnest_nocrow"])
