@@ -16,6 +16,8 @@ over the legal actions (``floor``) so that one surprising card cannot zero a wor
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import torch
@@ -57,6 +59,21 @@ def replay_world(view: PlayerView, hands: list[CardSet], nest: CardSet) -> tuple
     return state, actions
 
 
+def world_state(view: PlayerView, hands: list[CardSet], nest: CardSet,
+                visit: Callable[[State, int, int], None] | None = None) -> State:
+    """The game's state in one world at ``view``'s decision: the world's deal
+    (:func:`replay_world`) with the hand's actions so far applied, ``visit(state, seat, action)``
+    called before each. ValueError if the world does not replay (a seat out of turn)."""
+    state, actions = replay_world(view, hands, nest)
+    for seat, action in actions:
+        if state.to_move != seat:
+            raise ValueError(f"the world does not replay: seat {state.to_move} to move, {seat} acted")
+        if visit is not None:
+            visit(state, seat, action)
+        state.apply(action)
+    return state
+
+
 def _cards(cards: CardSet) -> list[int]:
     out = []
     while cards:
@@ -84,18 +101,17 @@ def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], Ca
     taken: list[int] = []
     owner: list[int] = []
     n_actions = policy.num_actions
+
+    def weigh(w: int, state: State, seat: int, action: int) -> None:  # world w's replay, before each action
+        if decisions_to_weigh(view, seat, state.phase) and state.legal_mask() & (state.legal_mask() - 1):
+            v = player_view(state, seat)
+            obs.append(policy.encode(v))
+            masks.append(action_mask(v.legal, n_actions).view(bool).copy())
+            taken.append(action)
+            owner.append(w)
+
     for w, (hands, nest) in enumerate(worlds):
-        state, actions = replay_world(view, hands, nest)
-        for seat, action in actions:
-            if state.to_move != seat:
-                raise ValueError(f"world {w} does not replay: seat {state.to_move} to move, {seat} acted")
-            if decisions_to_weigh(view, seat, state.phase) and state.legal_mask() & (state.legal_mask() - 1):
-                v = player_view(state, seat)
-                obs.append(policy.encode(v))
-                masks.append(action_mask(v.legal, n_actions).view(bool).copy())
-                taken.append(action)
-                owner.append(w)
-            state.apply(action)
+        world_state(view, hands, nest, partial(weigh, w))
     out = [0.0] * len(worlds)
     if not obs:
         return out
@@ -121,4 +137,4 @@ def world_weights(log_likelihoods: list[float], temperature: float) -> list[floa
     return [r / total for r in raw]
 
 
-__all__ = ["decisions_to_weigh", "replay_world", "world_log_likelihoods", "world_weights"]
+__all__ = ["decisions_to_weigh", "replay_world", "world_log_likelihoods", "world_state", "world_weights"]

@@ -78,20 +78,22 @@ class PolicyAgent:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no legal action in phase {view.phase.name}")
 
-    def _scores(self, views: list[PlayerView]) -> torch.Tensor:
-        """The network's scores of every action for each view (illegal ones masked), one forward pass."""
-        obs = torch.from_numpy(np.stack([self.encode(v) for v in views]))
-        mask = torch.from_numpy(np.stack([action_mask(v.legal, self.num_actions).view(bool) for v in views]))
+    def _scores(self, obs: np.ndarray, masks: np.ndarray) -> torch.Tensor:
+        """The network's scores of every action for a batch of encoded views and their (writable,
+        bool) legal masks, illegal actions masked: one forward pass."""
+        o, m = torch.from_numpy(obs), torch.from_numpy(masks)
         with torch.no_grad():
             if self.algo == "ppo":
-                return masked_logits(self.model(obs)[0], mask)
-            return self.model.q_legal(obs, mask)  # type: ignore[operator]  # a QNet
+                return masked_logits(self.model(o)[0], m)
+            return self.model.q_legal(o, m)  # type: ignore[operator]  # a QNet
 
     def act(self, view: PlayerView) -> int:
         self._check_view(view)
         if view.legal & (view.legal - 1) == 0:  # a forced move needs no network
             return view.legal.bit_length() - 1
-        scores = self._scores([view])[0]
+        # a batch of one: the observation as a view, the shared read-only mask copied (torch writes)
+        mask = action_mask(view.legal, self.num_actions).view(bool)[None].copy()
+        scores = self._scores(self.encode(view)[None], mask)[0]
         if self.greedy or self.algo == "dmc":
             return int(torch.argmax(scores))
         return int(torch.multinomial(torch.softmax(scores, -1), 1, generator=self.gen))
@@ -108,7 +110,9 @@ class PolicyAgent:
             else:
                 ask.append(i)
         if ask:
-            for i, a in zip(ask, torch.argmax(self._scores([views[i] for i in ask]), -1).tolist()):
+            obs = np.stack([self.encode(views[i]) for i in ask])
+            masks = np.stack([action_mask(views[i].legal, self.num_actions).view(bool) for i in ask])
+            for i, a in zip(ask, torch.argmax(self._scores(obs, masks), -1).tolist()):
                 out[i] = a
         return out
 

@@ -17,18 +17,7 @@ from typing import Any
 
 from crowsnest_env.rules import CardSet, PlayerView, State, card_list, player_view
 
-from .inference import replay_world
-
-
-def world_state(view: PlayerView, hands: list[CardSet], nest: CardSet) -> State:
-    """The game's state in one world: its deal (:func:`agents.inference.replay_world`) with the
-    hand's actions so far applied, so the seat to move is ``view``'s."""
-    state, actions = replay_world(view, hands, nest)
-    for seat, action in actions:
-        if state.to_move != seat:
-            raise ValueError(f"the world does not replay: seat {state.to_move} to move, {seat} acted")
-        state.apply(action)
-    return state
+from .inference import world_state
 
 
 def play_out(states: list[State], agent: Any) -> None:
@@ -81,4 +70,4 @@ def rollout_values(view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]]
     return rollout_values_of(states, view.team, card_list(view.legal >> off), off, policy)
 
 
-__all__ = ["card_values", "play_out", "rollout_values", "world_state"]
+__all__ = ["card_values", "play_out", "rollout_values"]

@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     rule_sets = [r.strip() for r in args.rule_sets.split(",") if r.strip()]
     for r in rule_sets:
         get_variant(r)  # an unknown rule set is an error naming the valid ones, before any game
+    for spec in agents:
+        make_agent(spec)  # so is an unknown agent or option
     result: dict[str, dict[str, object]] = {}
     for rule_set in tqdm(rule_sets, desc="rule sets"):
         result[rule_set] = {spec: reading(first_calls(spec, rule_set, args.hands, args.seed)) for spec in agents}

@@ -46,4 +46,8 @@ def test_the_script_reads_the_agents_asked(tmp_path):
     assert row[bold]["calls"] == 20 and row[bold] != row["heuristic"]  # the bolder bidder really bid
     with pytest.raises(SystemExit):
         script.main(["--hands", "5", "--agents", " , "])
+    with pytest.raises(ValueError, match="nobody"):  # an unknown agent, before any game
+        script.main(["--hands", "5", "--rule-sets", "tournament", "--agents", "heuristic,nobody",
+                     "--out", str(tmp_path / "never.json")])
+    assert not (tmp_path / "never.json").exists()
 

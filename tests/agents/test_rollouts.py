@@ -10,8 +10,9 @@ import pytest
 
 from agents import make_agent
 from agents._sampler import sample_world
+from agents.inference import world_state
 from agents.pimc import PIMCAgent
-from agents.rollouts import card_values, rollout_values, world_state
+from agents.rollouts import card_values, rollout_values
 from crowsnest_env.rules import Phase, State, get_variant, new_game, player_view
 from crowsnest_env.table import Table
 
