@@ -104,8 +104,9 @@ def _make_agent(spec: str, seed: int | None, **kwargs: Any) -> Agent:
     else:
         raise ValueError(f"unknown agent {quote(spec)}; valid names: {', '.join(AGENT_NAMES)}")
     params = inspect.signature(cls).parameters
-    if "policy" in params and "policy" in kwargs:  # an agent named by an option is built here, by name
-        kwargs["policy"] = _named_policy(kwargs["policy"], seed, spec)
+    for option in ("policy", "bidder"):  # an agent named by an option is built here, by name
+        if option in params and option in kwargs:
+            kwargs[option] = _named_policy(kwargs[option], seed, spec, option)
     valid = [p for p in params if p != "seed"]
     unknown = [k for k in kwargs if k not in valid]
     if unknown:
@@ -117,12 +118,13 @@ def _make_agent(spec: str, seed: int | None, **kwargs: Any) -> Agent:
         raise ValueError(f"agent {quote(spec)}: {err}") from None
 
 
-def _named_policy(name: Any, seed: int | None, spec: str) -> Agent | None:
-    """The agent of a search agent's ``policy=NAME`` option (none for an empty name or ``none``)."""
+def _named_policy(name: Any, seed: int | None, spec: str, option: str = "policy") -> Agent | None:
+    """The agent of a search agent's ``policy=NAME`` or ``bidder=NAME`` option (none for an empty
+    name or ``none``)."""
     if name is None or (isinstance(name, str) and name.strip().lower() in ("", "none")):
         return None
     if not isinstance(name, str) or name.partition("?")[0].strip() in SEARCH_AGENTS:
-        raise ValueError(f"agent {quote(spec)}: option policy must name another agent that is not a search, "
+        raise ValueError(f"agent {quote(spec)}: option {option} must name another agent that is not a search, "
                          f"got {quote(name)}")
     return make_agent(name, seed=seed)
 

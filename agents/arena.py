@@ -68,7 +68,7 @@ from crowsnest_env.table import DEFAULT_MAX_REDEALS, Table, resolve_variant
 from . import make_agent, parse_team, split_agent_list
 from .arena_records import DealRecord, GameRecord, TableGame, TableHand, summarise_pairing
 from .backends import BACKENDS, Backend, LocalBackend, WorkerCrashError, make_backend, one_torch_thread
-from .phases import PHASE_GROUPS, PREFIX, phase_spec
+from .phases import PHASE_GROUPS, PREFIX, parse_phase_spec, phase_spec
 from .stats import fit_ratings
 
 SCHEMA = "crowsnest-arena/1"
@@ -367,13 +367,29 @@ def run_round_robin(entrants: Sequence[str], **kwargs: Any) -> dict[str, Any]:
     return {"pairings": pairings, "ratings": ratings, "adp_table": {"agents": list(entrants), "adp": adp}}
 
 
+def _phase_agents(spec: str) -> dict[str, str]:
+    """Each phase group's agent name: a phase agent's parts, or one agent for every group
+    (ValueError for a team, which has no one agent per phase)."""
+    if spec.startswith(PREFIX):
+        return parse_phase_spec(spec)
+    if parse_team(spec) != (spec.strip(), spec.strip()):  # a '+' in a path is no team
+        raise ValueError(f"by-phase comparisons take one agent a side (a phase agent is one), not a team, got {spec!r}")
+    return dict.fromkeys(PHASE_GROUPS, spec.strip())
+
+
 def by_phase_pairs(a: str, b: str) -> list[tuple[str, str]]:
     """The pairings that split ``a``'s edge over ``b`` by phase: a vs b, then for each phase
-    ``b`` with only that phase played by ``a``, vs ``b``."""
-    for spec in (a, b):
-        if spec.startswith(PREFIX) or parse_team(spec) != (spec.strip(), spec.strip()):  # a '+' in a path is no team
-            raise ValueError(f"by-phase comparisons take single agent names, got {spec!r}")
-    return [(a, b)] + [(phase_spec(b, **{group: a}), b) for group in PHASE_GROUPS]
+    ``b`` with only that phase played by ``a``'s agent of it, vs ``b``. Either may be a phase agent
+    (``phase:base=pimc;play=learned``); ``b`` then keeps its own agents in the other phases."""
+    own, other = _phase_agents(a), _phase_agents(b)
+    pairs = [(a, b)]
+    for group in PHASE_GROUPS:
+        if not b.startswith(PREFIX):  # the names the board and earlier records use
+            pairs.append((phase_spec(b.strip(), **{group: own[group]}), b))
+        else:
+            mixed = {**other, group: own[group]}
+            pairs.append((PREFIX + ";".join(f"{g}={mixed[g]}" for g in PHASE_GROUPS), b))
+    return pairs
 
 
 def run_by_phase(a: str, b: str, **kwargs: Any) -> dict[str, Any]:

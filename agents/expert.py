@@ -2,12 +2,17 @@
 
 It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
 
-- the auction of ``pimc`` (the heuristic's rules bidding up to the hand's estimate,
-  ``bid_margin`` 0), and the nest discard and trump of the variant's shipped policy
-  (``learned``). ``auction=policy`` lets the policy bid too: against ``pimc`` (300 deals, seed
+- the auction: in the rule sets of :data:`AUCTION_FILES` a policy trained as a best response to
+  ``pimc``'s auction (crowsnest: against ``pimc`` +15.2 [+8.4, +21.9] at seed 29 and +11.2
+  [+4.4, +18.1] at seed 11, 300 deals each, where ``expert`` bidding as ``pimc`` scored +6.1 and
+  +1.4; ``docs/results/attempts/expert_br_auction/``); elsewhere ``pimc``'s (the heuristic's rules
+  bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
+  ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
+  ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
   29) that gave -0.2 [-7.1, +6.7], the pimc auction +0.2 [-5.6, +6.0] (with the crowsnest
   policy shipped on 2026-12-05; the four files before it: -4.5 / -3.9, -2.0 / -0.6, -2.8 / -0.5
   and -7.1 / -0.9); the policy's bidding beat the heuristic's cautious margin, not pimc's;
+- the nest discard and trump of the variant's shipped policy (``learned``);
 - card play by sampled worlds solved double-dummy, with more worlds than ``pimc`` and exact
   solves over the last ``exact`` tricks; in the rule sets of :data:`FROM_TRICK` the shipped policy
   plays the first tricks and the search the rest (``from_trick=N`` sets one for every rule set);
@@ -20,13 +25,15 @@ Every option of :class:`~agents.pimc.PIMCAgent` can be set (``expert?samples=48,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from crowsnest_env.agent import Agent
 from crowsnest_env.rules import PlayerView
 
-from .learned import LearnedAgent
+from .checkpoint import CheckpointError
+from .learned import LearnedAgent, PolicyAgent
 from .pimc import PIMCAgent
 
 FROM_TRICK: Mapping[str, int] = MappingProxyType({
@@ -37,28 +44,70 @@ FROM_TRICK: Mapping[str, int] = MappingProxyType({
 })
 """``expert``'s default ``from_trick`` per rule set: measured ahead on every seed tried."""
 
+AUCTION_FILES: Mapping[str, str] = MappingProxyType({
+    # The policy that bids for ``expert`` by rule set (agents/policies/expert/); elsewhere pimc's auction.
+    # crowsnest: a best response to pimc's auction (crowsnest-exploit --target 'phase:base=pimc;play=learned',
+    # 4M decisions; docs/results/attempts/expert_br_auction/).
+    "crowsnest": "crowsnest_auction.pt",
+})
+"""``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
+
+
+def auction_file(rule_set: str) -> str:
+    """The path of ``expert``'s auction policy for ``rule_set`` (in :data:`AUCTION_FILES`)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "policies", "expert", AUCTION_FILES[rule_set])
+
 
 class ExpertAgent(PIMCAgent):
-    """PIMC with pimc's auction, the policy's discard and trump, policy-based inference and a larger search."""
+    """PIMC with a best response to pimc's auction (or pimc's), the policy's discard and trump,
+    policy-based inference and a larger search."""
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, samples: int = 24, nodes: int = 20000, exact: int = 5,
                  time_limit: float | None = None, min_samples: int = 4, trump_bias: float = 1.0,
                  from_trick: int | None = None, policy: Agent | None = None, inference: bool | str = True,
-                 temperature: float = 0.5, bid_margin: float = 0.0, auction: str | None = "heuristic",
+                 temperature: float = 0.5, bid_margin: float | None = None, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
-                 bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy"):
+                 bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
+                 bidder: Agent | None = None):
         super().__init__(seed=seed, samples=samples, nodes=nodes, exact=exact, time_limit=time_limit,
                          min_samples=min_samples, trump_bias=trump_bias,
                          from_trick=0 if from_trick is None else from_trick,
                          policy=policy if policy is not None else LearnedAgent(seed=seed),  # learned by default
-                         inference=inference, temperature=temperature, bid_margin=bid_margin, auction=auction,
+                         inference=inference, temperature=temperature,
+                         bid_margin=0.0 if bid_margin is None else bid_margin,
+                         auction="heuristic" if auction is None and bidder is None else auction,
                          keep=keep, bid_worlds=bid_worlds, bid_nodes=bid_nodes, bid_threshold=bid_threshold,
-                         bid_bias=bid_bias, value=value)
+                         bid_bias=bid_bias, value=value, bidder=bidder)
         # FROM_TRICK was measured with the shipped policies: with another policy, or from_trick set,
         # one first searched trick for every rule set
         self.by_rule_set = from_trick is None and policy is None
+        # AUCTION_FILES bid where no auction option is given; any of them gives that auction everywhere
+        self.bids_by_rule_set = auction is None and bidder is None and bid_margin is None
+        self.seed = seed
+        self.rule_set_bidders: dict[str, Agent] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if seed is not None:
+            self.seed = seed
+            for agent in self.rule_set_bidders.values():
+                agent.reset(seed)
+
+    def bidder_for(self, view: PlayerView) -> Agent:
+        name = view.variant.name
+        if not self.bids_by_rule_set or name not in AUCTION_FILES:
+            return self.bidder
+        agent = self.rule_set_bidders.get(name)
+        if agent is None:
+            path = auction_file(name)
+            agent = PolicyAgent.from_checkpoint(path, seed=self.seed)
+            if agent.variant != view.variant:
+                raise CheckpointError(f"expert's auction file {path!r} was trained for {agent.variant.name!r}, "
+                                      f"not {name!r}")
+            self.rule_set_bidders[name] = agent
+        return agent
 
     def first_searched_trick(self, view: PlayerView) -> int:
         return FROM_TRICK.get(view.variant.name, 0) if self.by_rule_set else self.from_trick

@@ -26,6 +26,8 @@
   between equally valued cards (``auction=heuristic`` keeps the heuristic's bidding with a policy).
   ``auction=search`` bids on the hand's value searched over sampled deals (:mod:`agents.search_bid`;
   measured 18 to 27 points a deal worse than the heuristic's auction against ``pimc``).
+  ``bidder=NAME`` (any agent name that is not a search, e.g. ``checkpoint:PATH``) bids instead of
+  all of these (``auction=bidder``), while the rest of the agent stays as it is.
   With ``inference=true`` each world is weighted by how likely that policy makes the other seats'
   calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
 """
@@ -52,9 +54,9 @@ VALUES = ("double_dummy", "rollouts")
 """how ``pimc`` values a card in a sampled world: solved double-dummy (:func:`solve_world`), or
 played out by the ``policy=`` network in every seat (:func:`agents.rollouts.rollout_values`)"""
 
-AUCTIONS = ("heuristic", "policy", "search")
-"""who bids for ``pimc``: the heuristic's rules with ``bid_margin``, the ``policy=`` agent, or the
-hand's value searched over sampled deals (:mod:`agents.search_bid`, options ``bid_worlds``,
+AUCTIONS = ("heuristic", "policy", "search", "bidder")
+"""who bids for ``pimc``: the heuristic's rules with ``bid_margin``, the ``policy=`` agent, the
+``bidder=`` agent, or the hand's value searched over sampled deals (:mod:`agents.search_bid`, options ``bid_worlds``,
 ``bid_nodes``, ``bid_threshold``, ``bid_bias``: unset, :class:`agents.search_bid.SearchBidder`'s defaults)"""
 
 
@@ -112,7 +114,8 @@ class PIMCAgent:
                  from_trick: int = 0, policy: Agent | None = None, inference: bool | str = False,
                  temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
-                 bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy"):
+                 bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
+                 bidder: Agent | None = None):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -142,8 +145,18 @@ class PIMCAgent:
             raise ValueError(f"pimc option auction must be one of {list(AUCTIONS)}, got {auction!r}")
         if auction == "policy" and self.policy is None:
             raise ValueError("pimc option auction=policy needs policy= an agent")
+        if bidder is not None and not callable(getattr(bidder, "act", None)):
+            raise ValueError(f"pimc option bidder must be an agent (by name: make_agent('pimc?bidder=NAME')), "
+                             f"got {bidder!r}")
+        if auction == "bidder" and bidder is None:
+            raise ValueError("pimc option auction=bidder needs bidder= an agent")
+        if bidder is not None and auction not in (None, "bidder"):
+            raise ValueError(f"pimc options bidder= and auction={auction} name two auctions; give one")
+        if bidder is not None:
+            auction = "bidder"
         self.auction = auction or ("policy" if self.policy is not None else "heuristic")
-        self.bidder: Agent = self.policy if self.auction == "policy" else self.heuristic  # type: ignore[assignment]
+        self.bidder: Agent = {"policy": self.policy, "bidder": bidder}.get(  # type: ignore[assignment]
+            self.auction, self.heuristic)
         # the search auction's options, checked where given (SearchBidder holds their defaults)
         given = {name: value for name, value in (("bid_worlds", bid_worlds), ("bid_nodes", bid_nodes),
                                                  ("bid_threshold", bid_threshold), ("bid_bias", bid_bias))
@@ -185,6 +198,10 @@ class PIMCAgent:
             if self.policy is not None:
                 self.policy.reset(seed)
 
+    def bidder_for(self, view: PlayerView) -> Agent:
+        """The agent that makes this seat's calls in the auction."""
+        return self.bidder
+
     def first_searched_trick(self, view: PlayerView) -> int:
         """The first trick (0-based) whose cards the search chooses; the guide plays those before it."""
         return self.from_trick
@@ -197,7 +214,7 @@ class PIMCAgent:
         """The action :meth:`act` takes, and the searched mean value of each legal play (by
         action id) when it searched; None when the guide chose or the move was forced."""
         if view.phase is Phase.AUCTION and view.legal:
-            return self.bidder.act(view), None
+            return self.bidder_for(view).act(view), None
         if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.first_searched_trick(view):
             return self.guide.act(view), None
         off = view.layout.play_offset

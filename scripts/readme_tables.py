@@ -125,8 +125,10 @@ def standing(results: Path) -> list[str]:
         ("`learned`", pairing(results, "ensemble/eval.json", "random")),
     ]
     for name, extra in (("`learned`", "learned_vs_pimc_crowsnest.json"),
-                        ("`expert` (bidding as `pimc`; the policy plays the first three tricks)",
+                        ("`expert` (a best response to `pimc`'s auction bids; the policy plays the first three tricks)",
                          "expert_vs_pimc_crowsnest_seed29.json"),
+                        ("`expert?auction=heuristic` (bidding as `pimc`: `expert` before 2026-12-06's last change)",
+                         "expert_pimc_auction_vs_pimc_crowsnest_seed29.json"),
                         ("`expert?auction=policy,from_trick=0` (the policy bids, every trick searched)",
                          "expert_policy_auction_vs_pimc_crowsnest_seed29.json")):
         if (results / extra).exists():

@@ -86,14 +86,33 @@ def test_by_phase_pairs_and_a_swap_that_changes_nothing_scores_zero():
     pairs = by_phase_pairs("pimc", "heuristic")
     assert pairs[0] == ("pimc", "heuristic") and len(pairs) == 4
     assert [parse_phase_spec(a)[g] for (a, _), g in zip(pairs[1:], PHASE_GROUPS)] == ["pimc"] * 3
-    with pytest.raises(ValueError, match="single agent"):
+    with pytest.raises(ValueError, match="not a team"):
         by_phase_pairs("pimc+random", "heuristic")
+    with pytest.raises(ValueError, match="not a team"):
+        by_phase_pairs("pimc", "heuristic+random")
     # the heuristic's auction swapped in for the heuristic's own: the same agent, so exactly 0
     same = run_pairing(phase_spec("heuristic", auction="heuristic"), "heuristic", deals=20, seed=2, keep_deals=True)
     assert same["deal_values"] == [0.0] * 20
     # a random auction is a large loss against the heuristic
     worse = run_pairing(phase_spec("heuristic", auction="random"), "heuristic", deals=40, seed=2)
     assert worse["adp_ci95"][1] < 0
+
+
+def test_by_phase_pairs_with_phase_agents_swap_one_phase_of_each():
+    # a phase target keeps its own agents in the other phases; a phase agent gives its agent of the phase
+    a, b = "phase:base=learned;auction=heuristic?margin=0", "phase:base=pimc;play=learned"
+    pairs = by_phase_pairs(a, b)
+    assert pairs[0] == (a, b) and all(target == b for _, target in pairs)
+    swapped = [parse_phase_spec(x) for x, _ in pairs[1:]]
+    assert swapped == [{"auction": "heuristic?margin=0", "discard": "pimc", "play": "learned"},
+                       {"auction": "pimc", "discard": "learned", "play": "learned"},
+                       {"auction": "pimc", "discard": "pimc", "play": "learned"}]
+    # a single agent against a phase target, and a phase agent against a single one (the board's names)
+    played = {"auction": "pimc", "discard": "pimc", "play": "random"}
+    assert parse_phase_spec(by_phase_pairs("random", b)[3][0]) == played
+    assert by_phase_pairs(a, "heuristic")[1][0] == "phase:base=heuristic;auction=heuristic?margin=0"
+    for name, _ in pairs[1:]:
+        make_agent(name)  # each swap is an agent the arena can build
 
 
 def test_arena_cli_by_phase_writes_each_phase(tmp_path):

@@ -115,3 +115,70 @@ def test_expert_leaves_crowsnests_first_tricks_to_the_policy():
             searched += 1
         state.apply(action)
     assert checked == 12 and searched > 0
+
+
+def _auction_views(rule_set: str, deals: int = 6) -> list:
+    """Every auction view of a few fresh deals, their auctions bid by the heuristic."""
+    views, heuristic = [], make_agent("heuristic", seed=0)
+    for d in range(deals):
+        state = new_game(get_variant(rule_set), rng=random.Random(d), dealer=d % 4)
+        while state.phase is Phase.AUCTION:
+            view = player_view(state, state.to_move)
+            views.append(view)
+            state.apply(heuristic.act(view))
+    return views
+
+
+def test_pimc_bidder_option_bids_and_leaves_the_rest_alone():
+    from crowsnest_env.agent import RandomAgent
+
+    pimc, plain = make_agent("pimc?bidder=random", seed=3), make_agent("pimc", seed=3)
+    assert pimc.auction == "bidder" and isinstance(pimc.bidder, RandomAgent)
+    same = RandomAgent(seed=3)
+    for view in _auction_views("crowsnest"):
+        assert pimc.act(view) == same.act(view)
+    # the discard and trump stay the guide's (the heuristic), as in plain pimc
+    table = Table("crowsnest", episode="hand", observe=False)
+    table.reset(2)
+    while table.state.phase is Phase.AUCTION:
+        table.step(plain.act(table.view()))
+    assert table.state.phase is Phase.DISCARD
+    assert pimc.act(table.view()) == plain.act(table.view())
+    for bad, why in (("pimc?bidder=pimc", "bidder must name another agent that is not a search"),
+                     ("pimc?bidder=random,auction=search", "name two auctions"),
+                     ("pimc?auction=bidder", "needs bidder= an agent"),
+                     ("pimc?bidder=nobody", "unknown agent")):
+        with pytest.raises(ValueError, match=why):
+            make_agent(bad)
+
+
+def test_expert_bids_with_its_rule_sets_auction_file_unless_told():
+    """In crowsnest expert's calls are AUCTION_FILES' policy (a best response to pimc's auction);
+    elsewhere, or with any auction option, the auction given (pimc's by default)."""
+    from agents.expert import AUCTION_FILES, auction_file
+
+    assert set(AUCTION_FILES) == {"crowsnest"}
+    for rule_set in AUCTION_FILES:
+        bidder = make_agent(f"checkpoint:{auction_file(rule_set)}", seed=0)
+        assert bidder.variant == get_variant(rule_set)  # each file was trained for its rule set
+    expert = make_agent("expert", seed=0)
+    told = [make_agent(name, seed=0) for name in ("expert?auction=heuristic", "expert?bid_margin=0")]
+    pimc = make_agent("pimc", seed=0)
+    views = _auction_views("crowsnest", 20)
+    file_calls = [bidder.act(v) for v in views]
+    assert [expert.act(v) for v in views] == file_calls
+    for agent in told:
+        assert [agent.act(v) for v in views] == [pimc.act(v) for v in views]
+    assert file_calls != [pimc.act(v) for v in views]  # the file is not pimc's auction under another name
+    for view in _auction_views("tournament"):
+        assert expert.act(view) == pimc.act(view)
+
+
+def test_expert_refuses_an_auction_file_of_other_rules(monkeypatch):
+    import agents.expert as expert_module
+    from agents.checkpoint import CheckpointError
+
+    monkeypatch.setattr(expert_module, "AUCTION_FILES", {"crowsnest": "../tournament.pt"})
+    expert = make_agent("expert", seed=0)
+    with pytest.raises(CheckpointError, match="trained for 'tournament', not 'crowsnest'"):
+        expert.act(_auction_views("crowsnest", 1)[0])
