@@ -8,7 +8,7 @@
 | ``checkpoint:PATH`` | a trained policy loaded from a checkpoint (:mod:`agents.learned`, :mod:`agents.checkpoint`) |
 | ``learned``       | the shipped policy of the variant being played (``agents/policies/<variant>.pt``) |
 | ``phase:base=X;auction=Y`` | one agent per phase (:mod:`agents.phases`): auction, discard (with trump), play |
-| ``expert``        | the strongest agent: PIMC, the policy's auction, policy-based inference (:mod:`agents.expert`) |
+| ``expert``        | the strongest agent: PIMC, a trained auction, inference (:mod:`agents.expert`) |
 | ``double_dummy``  | a cheating reference that sees all four hands (:mod:`agents.double_dummy`); the arena only |
 
 Constructor options may follow a name as a query string, e.g. ``pimc?samples=40,seconds=0.2``;
