@@ -426,6 +426,12 @@ class Config:
             _real(f"dmc.{name}", getattr(a, name), 0.0, 1.0)
 
 
+def warm_start_teacher(cfg: Config) -> str:
+    """The agent whose decisions the behaviour-cloning warm start imitates: ``bc_teacher``, else the
+    prior (``ppo.prior``), else the heuristic (:func:`training.bc.collect_demonstrations`' default)."""
+    return cfg.bc_teacher or cfg.ppo.prior or "heuristic"
+
+
 def opponent_agent_problem(name: str, variant: Variant) -> str | None:
     """Why ``name`` cannot be a training opponent in ``variant`` (None if it can): one agent (not a team of
     two), that the arena can build and seat in these rules (:func:`agents.bench.agent_problem`: options,

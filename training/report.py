@@ -8,7 +8,7 @@ from typing import Any
 
 from crowsnest_env.atomic import atomic_write_text
 
-from .config import Config
+from .config import Config, warm_start_teacher
 
 CURVES = (
     ("Learner team return per episode", ("charts/episodic_return", "charts/return_vs_heuristic",
@@ -128,7 +128,7 @@ def bc_line(cfg: Config, bc: dict[str, Any]) -> str:
     part of the training time above."""
     if not bc.get("decisions"):
         return ""
-    teacher = cfg.bc_teacher or cfg.ppo.prior or "heuristic"
+    teacher = warm_start_teacher(cfg)
     dagger = (f" labelled by `{teacher}` in games where `{cfg.bc_behaviour}` played {cfg.bc_behaviour_share:.0%} of "
               f"the decisions (DAgger)" if cfg.bc_behaviour else f" of `{teacher}`")
     return (f"- behaviour cloning first: {int(bc['decisions']):,} decisions{dagger} "
