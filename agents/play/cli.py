@@ -19,7 +19,7 @@ from .settings import Settings, read_settings
 
 PROG = "crowsnest-play"
 AGENTS_HELP = ("random, heuristic, pimc[?samples=8,...], learned (the shipped policy of the rules played), "
-               "expert (the strongest: the policy's bids, PIMC with inference), pimc?policy=learned, checkpoint:PATH, "
+               "expert (the strongest: PIMC with inference, a trained auction), pimc?policy=learned, checkpoint:PATH, "
                "phase:base=X;auction=Y")
 SERVER_PID_ENV = "CROWSNEST_PLAY_SERVER_PID"
 """Set by ``--web`` for the app processes it starts: they end when that server is gone."""

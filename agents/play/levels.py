@@ -5,8 +5,7 @@
 | Easy | ``phase:base=heuristic;play=random``: the heuristic's bids, nest and trump, random legal cards |
 | Normal | ``heuristic``: the rule-based computer player |
 | Hard | ``learned``: the shipped self-play policy of the rule set (``agents/policies/<variant>.pt``) |
-| Expert | ``expert``: bids by a best response to ``pimc``'s (crowsnest) or as ``pimc``; the policy discards, |
-|        | names trump (in crowsnest plays tricks 1-3); PIMC plays |
+| Expert | ``expert``: a trained auction (crowsnest) or ``pimc``'s; the policy's nest and trump; PIMC plays |
 
 How strong each is (duplicate deals, from the JSON in ``docs/results/``): the README's Play
 section, whose table ``scripts/readme_tables.py`` writes from this one.
@@ -33,7 +32,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("Easy", "phase:base=heuristic;play=random", "sensible bids, random card play", hint="heuristic"),
     "normal": Level("Normal", "heuristic", "the rule-based computer player"),
     "hard": Level("Hard", "learned", "the shipped self-play policy of the rule set"),
-    "expert": Level("Expert", "expert", "PIMC's search with inference in the play, a trained auction (slower)"),
+    "expert": Level("Expert", "expert", "trained bids, PIMC search (slower)"),
 }
 DEFAULT_LEVEL = "normal"
 
