@@ -17,7 +17,8 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
   solves over the last ``exact`` tricks; in the rule sets of :data:`FROM_TRICK` the shipped policy
   plays the first tricks and the search the rest (``from_trick=N`` sets one for every rule set);
 - policy-based inference (:mod:`agents.inference`): each world weighted by how likely the
-  policy makes every call and card the other seats were seen to make;
+  policy makes every call and card the other seats were seen to make, the partner's calls by
+  ``expert``'s own auction where that is a trained one (``partner_calls=false``: by the policy);
 - ties between equally valued cards broken by the policy's own card.
 
 Every option of :class:`~agents.pimc.PIMCAgent` can be set (``expert?samples=48,temperature=0.5``).
@@ -70,7 +71,7 @@ class ExpertAgent(PIMCAgent):
                  temperature: float = 0.5, bid_margin: float | None = None, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
                  bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
-                 bidder: Agent | None = None):
+                 bidder: Agent | None = None, partner_calls: bool | str = True):
         super().__init__(seed=seed, samples=samples, nodes=nodes, exact=exact, time_limit=time_limit,
                          min_samples=min_samples, trump_bias=trump_bias,
                          from_trick=0 if from_trick is None else from_trick,
@@ -79,7 +80,8 @@ class ExpertAgent(PIMCAgent):
                          bid_margin=0.0 if bid_margin is None else bid_margin,
                          auction="heuristic" if auction is None and bidder is None else auction,
                          keep=keep, bid_worlds=bid_worlds, bid_nodes=bid_nodes, bid_threshold=bid_threshold,
-                         bid_bias=bid_bias, value=value, bidder=bidder)
+                         bid_bias=bid_bias, value=value, bidder=bidder,
+                         partner_calls=partner_calls)
         # FROM_TRICK was measured with the shipped policies: with another policy, or from_trick set,
         # one first searched trick for every rule set
         self.by_rule_set = from_trick is None and policy is None

@@ -16,7 +16,7 @@ over the legal actions (``floor``) so that one surprising card cannot zero a wor
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 
 import numpy as np
@@ -93,37 +93,56 @@ def decisions_to_weigh(view: PlayerView, seat: int, phase: Phase) -> bool:
     return phase is Phase.AUCTION and (seat != view.declarer or view.declarer < 0)
 
 
+class _Batch:
+    """The weighed decisions one policy scores: encoded views, legal masks, actions taken, their worlds."""
+
+    def __init__(self, policy: PolicyAgent) -> None:
+        self.policy = policy
+        self.obs: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.taken: list[int] = []
+        self.owner: list[int] = []
+
+    def add(self, w: int, v: PlayerView, action: int) -> None:
+        self.obs.append(self.policy.encode(v))
+        self.masks.append(action_mask(v.legal, self.policy.num_actions).view(bool).copy())
+        self.taken.append(action)
+        self.owner.append(w)
+
+    def log_likelihoods(self, out: list[float], floor: float) -> None:
+        """Add each decision's log p (mixed with ``floor`` of a uniform legal choice) to its world's entry."""
+        if not self.obs:
+            return
+        o = torch.from_numpy(np.stack(self.obs))
+        m = torch.from_numpy(np.stack(self.masks))
+        with torch.no_grad():
+            probs = torch.softmax(masked_logits(self.policy.model(o)[0], m), -1)
+        legal_n = m.sum(-1).to(probs.dtype)
+        p = probs[torch.arange(len(self.taken)), torch.tensor(self.taken)]
+        p = (1 - floor) * p + floor / legal_n
+        for w, lp in zip(self.owner, torch.log(p).tolist()):
+            out[w] += lp
+
+
 def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]], policy: PolicyAgent,
-                          floor: float = 0.05) -> list[float]:
-    """Sum of log p(observed action) over the other seats' weighed decisions, per world."""
-    obs: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    taken: list[int] = []
-    owner: list[int] = []
-    n_actions = policy.num_actions
+                          floor: float = 0.05, callers: Mapping[int, PolicyAgent] | None = None) -> list[float]:
+    """Sum of log p(observed action) over the other seats' weighed decisions, per world. ``callers``:
+    the seats whose auction calls another policy models (``expert``'s partner bids with its auction)."""
+    batches = {id(policy): _Batch(policy)}
+    for p in (callers or {}).values():
+        batches.setdefault(id(p), _Batch(p))
+    models = dict(callers or {})
 
     def weigh(w: int, state: State, seat: int, action: int) -> None:  # world w's replay, before each action
         if decisions_to_weigh(view, seat, state.phase) and state.legal_mask() & (state.legal_mask() - 1):
-            v = player_view(state, seat)
-            obs.append(policy.encode(v))
-            masks.append(action_mask(v.legal, n_actions).view(bool).copy())
-            taken.append(action)
-            owner.append(w)
+            model = models.get(seat, policy) if state.phase is Phase.AUCTION else policy
+            batches[id(model)].add(w, player_view(state, seat), action)
 
     for w, (hands, nest) in enumerate(worlds):
         world_state(view, hands, nest, partial(weigh, w))
     out = [0.0] * len(worlds)
-    if not obs:
-        return out
-    o = torch.from_numpy(np.stack(obs))
-    m = torch.from_numpy(np.stack(masks))
-    with torch.no_grad():
-        probs = torch.softmax(masked_logits(policy.model(o)[0], m), -1)
-    legal_n = m.sum(-1).to(probs.dtype)
-    p = probs[torch.arange(len(taken)), torch.tensor(taken)]
-    p = (1 - floor) * p + floor / legal_n
-    for w, lp in zip(owner, torch.log(p).tolist()):
-        out[w] += lp
+    for batch in batches.values():
+        batch.log_likelihoods(out, floor)
     return out
 
 

@@ -29,7 +29,10 @@
   ``bidder=NAME`` (any agent name that is not a search, e.g. ``checkpoint:PATH``) bids instead of
   all of these (``auction=bidder``), while the rest of the agent stays as it is.
   With ``inference=true`` each world is weighted by how likely that policy makes the other seats'
-  calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
+  calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination. Where this
+  agent's own bidder is another trained policy (``bidder=checkpoint:PATH``, ``expert``'s trained
+  auction), the partner's calls are weighed by that bidder, as a partnership knows its own bidding
+  (``partner_calls=false``: by the ``policy=`` network, as every other decision).
 """
 
 from __future__ import annotations
@@ -115,7 +118,7 @@ class PIMCAgent:
                  temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
                  bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
-                 bidder: Agent | None = None):
+                 bidder: Agent | None = None, partner_calls: bool | str = True):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -172,6 +175,7 @@ class PIMCAgent:
                                       else number_option(name, value) for name, value in given.items()}
             self.bidder = SearchBidder(seed=seed, **search)
         self.inference = parse_bool("inference", inference)  # weigh worlds by the policy's likelihood
+        self.partner_calls = parse_bool("partner_calls", partner_calls)  # ... the partner's calls by our bidder
         self.temperature = number_option("temperature", temperature)
         if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):
             raise ValueError("pimc option inference needs policy= a trained policy (learned or checkpoint:PATH)")
@@ -233,7 +237,8 @@ class PIMCAgent:
         if self.inference:
             from .inference import world_log_likelihoods, world_weights
 
-            weights = world_weights(world_log_likelihoods(view, worlds, self._policy(view)), self.temperature)
+            weights = world_weights(world_log_likelihoods(view, worlds, self._policy(view),
+                                                          callers=self.inference_callers(view)), self.temperature)
         per_world: Iterable[dict[int, float]]
         if self.value == "rollouts":  # every world at once, in batched forward passes
             from .rollouts import rollout_values
@@ -252,6 +257,15 @@ class PIMCAgent:
     def _policy(self, view: PlayerView) -> Any:
         """The trained policy that inference and rollouts use, checked for the rules played."""
         return self.policy.policy_for(view.variant)  # type: ignore[union-attr]
+
+    def inference_callers(self, view: PlayerView) -> dict[int, Any]:
+        """The seats whose calls inference weighs with another network than ``policy=``'s: the
+        partner's, by this agent's own bidder where that is a trained policy other than the guide
+        (``partner_calls``); none otherwise."""
+        bidder = self.bidder_for(view)
+        if not self.partner_calls or bidder is self.policy or not hasattr(bidder, "policy_for"):
+            return {}
+        return {view.partner: bidder.policy_for(view.variant)}
 
     def _solved(self, view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]]) -> Iterator[dict[int, float]]:
         """Each world's card values solved double-dummy, one world at a time; with ``time_limit``,

@@ -182,3 +182,47 @@ def test_expert_refuses_an_auction_file_of_other_rules(monkeypatch):
     expert = make_agent("expert", seed=0)
     with pytest.raises(CheckpointError, match="trained for 'tournament', not 'crowsnest'"):
         expert.act(_auction_views("crowsnest", 1)[0])
+
+
+def _play_view(rule_set: str, seed: int):
+    """The view of the first seat to play a card whose partner is not the declarer (so its calls are weighed)."""
+    heuristic = make_agent("heuristic", seed=seed)
+    table = Table(rule_set, episode="hand", observe=False)
+    table.reset(seed)
+    while table.state.phase is not Phase.PLAY:
+        table.step(heuristic.act(table.view()))
+    while table.view().partner == table.state.declarer:
+        table.step(heuristic.act(table.view()))
+    return table.view()
+
+
+def test_expert_weighs_its_partners_calls_by_its_own_auction():
+    """Policy-based inference models the partner's calls with expert's trained auction (a partnership
+    knows its bidding) and every other weighed decision with the policy; partner_calls=false, pimc
+    and expert with pimc's auction weigh everything by the policy."""
+    from agents._sampler import sample_world
+    from agents.expert import auction_file
+    from agents.inference import world_log_likelihoods
+
+    view = _play_view("crowsnest", 4)
+    expert = make_agent("expert", seed=0)
+    callers = expert.inference_callers(view)
+    assert list(callers) == [view.partner]
+    assert callers[view.partner].variant == view.variant
+    file_policy = make_agent(f"checkpoint:{auction_file('crowsnest')}", seed=0)
+    assert callers[view.partner].model.state_dict().keys() == file_policy.model.state_dict().keys()
+    for name in ("expert?partner_calls=false", "expert?auction=heuristic", "pimc?policy=learned,inference=true",
+                 "expert?auction=policy"):
+        assert make_agent(name, seed=0).inference_callers(view) == {}, name
+    rng = random.Random(1)
+    worlds = [sample_world(view, rng) for _ in range(6)]
+    policy = expert._policy(view)
+    plain = world_log_likelihoods(view, worlds, policy)
+    # the same network for the partner: the same likelihoods; expert's auction: other ones
+    assert world_log_likelihoods(view, worlds, policy, callers={view.partner: policy}) == pytest.approx(plain)
+    partner_only = world_log_likelihoods(view, worlds, policy, callers=callers)
+    assert partner_only != pytest.approx(plain)
+    expert_small = make_agent(EXPERT, seed=0)
+    assert expert_small.inference_callers(view) and expert_small.act(view) in view.legal_actions()
+    with pytest.raises(ValueError, match="partner_calls"):
+        make_agent("expert?partner_calls=maybe")
