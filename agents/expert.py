@@ -5,8 +5,10 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
 - the auction: in the rule sets of :data:`AUCTION_FILES` a policy trained as a best response to
   ``pimc``'s auction (crowsnest: against ``pimc`` +15.2 [+8.4, +21.9] at seed 29 and +11.2
   [+4.4, +18.1] at seed 11, 300 deals each, where ``expert`` bidding as ``pimc`` scored +6.1 and
-  +1.4; ``docs/results/attempts/expert_br_auction/``); elsewhere ``pimc``'s (the heuristic's rules
-  bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
+  +1.4; ``docs/results/attempts/expert_br_auction/``; red_one, the same recipe: +30.8 [+22.8,
+  +38.8] and +31.1 [+22.4, +39.7] where ``expert`` bidding as ``pimc`` scored -1.3 and the figure
+  of ``docs/results/attempts/expert_br_auction_red_one/``); elsewhere ``pimc``'s (the heuristic's
+  rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
   ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
   ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
   29) that gave -0.2 [-7.1, +6.7], the pimc auction +0.2 [-5.6, +6.0] (with the crowsnest
@@ -50,6 +52,8 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     # crowsnest: a best response to pimc's auction (crowsnest-exploit --target 'phase:base=pimc;play=learned',
     # 4M decisions; docs/results/attempts/expert_br_auction/).
     "crowsnest": "crowsnest_auction.pt",
+    # red_one: the same recipe to the flag (--variant red_one; docs/results/attempts/expert_br_auction_red_one/)
+    "red_one": "red_one_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 
