@@ -6,8 +6,8 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
   ``pimc``'s auction (crowsnest: against ``pimc`` +15.2 [+8.4, +21.9] at seed 29 and +11.2
   [+4.4, +18.1] at seed 11, 300 deals each, where ``expert`` bidding as ``pimc`` scored +6.1 and
   +1.4; ``docs/results/attempts/expert_br_auction/``; red_one, the same recipe: +30.8 [+22.8,
-  +38.8] and +31.1 [+22.4, +39.7] where ``expert`` bidding as ``pimc`` scored -1.3 and the figure
-  of ``docs/results/attempts/expert_br_auction_red_one/``); elsewhere ``pimc``'s (the heuristic's
+  +38.8] and +31.1 [+22.4, +39.7] at seeds 29 and 11, where ``expert`` bidding as ``pimc`` scored
+  -1.3 and -1.5; ``docs/results/attempts/expert_br_auction_red_one/``); elsewhere ``pimc``'s (the heuristic's
   rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
   ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
   ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
