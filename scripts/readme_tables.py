@@ -125,9 +125,11 @@ def standing(results: Path) -> list[str]:
         ("`learned`", pairing(results, "ensemble/eval.json", "random")),
     ]
     for name, extra in (("`learned`", "learned_vs_pimc_crowsnest.json"),
-                        ("`expert` (a best response to `pimc`'s auction bids; the policy plays the first three tricks)",
-                         "expert_vs_pimc_crowsnest_seed29.json"),
-                        ("`expert?auction=heuristic` (bidding as `pimc`: `expert` before 2026-12-06's last change)",
+                        ("`expert` (a best response to `pimc`'s auction bids and reads its partner's calls; the policy "
+                         "plays the first three tricks)", "expert_vs_pimc_crowsnest_seed29.json"),
+                        ("`expert?partner_calls=false` (the policy reads every seat's calls: `expert` before "
+                         "2026-12-06 evening)", "expert_partner_calls_false_vs_pimc_crowsnest_seed29.json"),
+                        ("`expert?auction=heuristic` (bidding as `pimc`: `expert` before its trained auction)",
                          "expert_pimc_auction_vs_pimc_crowsnest_seed29.json"),
                         ("`expert?auction=policy,from_trick=0` (the policy bids, every trick searched)",
                          "expert_policy_auction_vs_pimc_crowsnest_seed29.json")):
