@@ -200,6 +200,8 @@ def test_expert_weighs_its_partners_calls_by_its_own_auction():
     """Policy-based inference models the partner's calls with expert's trained auction (a partnership
     knows its bidding) and every other weighed decision with the policy; partner_calls=false, pimc
     and expert with pimc's auction weigh everything by the policy."""
+    import torch
+
     from agents._sampler import sample_world
     from agents.expert import auction_file
     from agents.inference import world_log_likelihoods
@@ -210,7 +212,9 @@ def test_expert_weighs_its_partners_calls_by_its_own_auction():
     assert list(callers) == [view.partner]
     assert callers[view.partner].variant == view.variant
     file_policy = make_agent(f"checkpoint:{auction_file('crowsnest')}", seed=0)
-    assert callers[view.partner].model.state_dict().keys() == file_policy.model.state_dict().keys()
+    theirs = file_policy.model.state_dict()
+    mine = callers[view.partner].model.state_dict()
+    assert mine.keys() == theirs.keys() and all(torch.equal(mine[k], theirs[k]) for k in mine)  # that file's weights
     for name in ("expert?partner_calls=false", "expert?auction=heuristic", "pimc?policy=learned,inference=true",
                  "expert?auction=policy"):
         assert make_agent(name, seed=0).inference_callers(view) == {}, name
