@@ -7,7 +7,9 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
   [+4.4, +18.1] at seed 11, 300 deals each, where ``expert`` bidding as ``pimc`` scored +6.1 and
   +1.4; ``docs/results/attempts/expert_br_auction/``; red_one, the same recipe: +30.8 [+22.8,
   +38.8] and +31.1 [+22.4, +39.7] at seeds 29 and 11, where ``expert`` bidding as ``pimc`` scored
-  -1.3 and -1.5; ``docs/results/attempts/expert_br_auction_red_one/``); elsewhere ``pimc``'s (the heuristic's
+  -1.3 and -1.5; ``docs/results/attempts/expert_br_auction_red_one/``; tournament, the same recipe: +13.3
+  [+7.2, +19.4] and +17.4 [+10.8, +24.0], where ``expert`` bidding as ``pimc`` scored +0.9 and -1.4;
+  ``docs/results/attempts/expert_br_auction_tournament/``); elsewhere ``pimc``'s (the heuristic's
   rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
   ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
   ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
@@ -54,6 +56,8 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     "crowsnest": "crowsnest_auction.pt",
     # red_one: the same recipe to the flag (--variant red_one; docs/results/attempts/expert_br_auction_red_one/)
     "red_one": "red_one_auction.pt",
+    # tournament: the same recipe to the flag (--variant tournament; docs/results/attempts/expert_br_auction_tournament/)
+    "tournament": "tournament_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 

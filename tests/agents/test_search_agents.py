@@ -153,11 +153,11 @@ def test_pimc_bidder_option_bids_and_leaves_the_rest_alone():
 
 
 def test_expert_bids_with_its_rule_sets_auction_file_unless_told():
-    """In crowsnest and red_one expert's calls are AUCTION_FILES' policy (a best response to pimc's
+    """In crowsnest, red_one and tournament expert's calls are AUCTION_FILES' policy (a best response to pimc's
     auction); elsewhere, or with any auction option, the auction given (pimc's by default)."""
     from agents.expert import AUCTION_FILES, auction_file
 
-    assert set(AUCTION_FILES) == {"crowsnest", "red_one"}
+    assert set(AUCTION_FILES) == {"crowsnest", "red_one", "tournament"}
     expert = make_agent("expert", seed=0)
     told = [make_agent(name, seed=0) for name in ("expert?auction=heuristic", "expert?bid_margin=0")]
     pimc = make_agent("pimc", seed=0)
@@ -170,7 +170,7 @@ def test_expert_bids_with_its_rule_sets_auction_file_unless_told():
         for agent in told:
             assert [agent.act(v) for v in views] == [pimc.act(v) for v in views]
         assert file_calls != [pimc.act(v) for v in views]  # the file is not pimc's auction under another name
-    for view in _auction_views("tournament"):
+    for view in _auction_views("partnership"):
         assert expert.act(view) == pimc.act(view)
 
 
