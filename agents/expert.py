@@ -56,7 +56,8 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     "crowsnest": "crowsnest_auction.pt",
     # red_one: the same recipe to the flag (--variant red_one; docs/results/attempts/expert_br_auction_red_one/)
     "red_one": "red_one_auction.pt",
-    # tournament: the same recipe to the flag (--variant tournament; docs/results/attempts/expert_br_auction_tournament/)
+    # tournament: the same recipe to the flag (--variant tournament;
+    # docs/results/attempts/expert_br_auction_tournament/)
     "tournament": "tournament_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
