@@ -9,7 +9,9 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
   +38.8] and +31.1 [+22.4, +39.7] at seeds 29 and 11, where ``expert`` bidding as ``pimc`` scored
   -1.3 and -1.5; ``docs/results/attempts/expert_br_auction_red_one/``; tournament, the same recipe: +13.3
   [+7.2, +19.4] and +17.4 [+10.8, +24.0], where ``expert`` bidding as ``pimc`` scored +0.9 and -1.4;
-  ``docs/results/attempts/expert_br_auction_tournament/``); elsewhere ``pimc``'s (the heuristic's
+  ``docs/results/attempts/expert_br_auction_tournament/``; buckeye, the same recipe: +3.7 [-6.0,
+  +13.5] and +7.9 [-2.8, +18.5], where ``expert`` bidding as ``pimc`` scored -4.5 and -2.1;
+  ``docs/results/attempts/expert_br_auction_buckeye/``); elsewhere ``pimc``'s (the heuristic's
   rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
   ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
   ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
@@ -59,6 +61,8 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     # tournament: the same recipe to the flag (--variant tournament;
     # docs/results/attempts/expert_br_auction_tournament/)
     "tournament": "tournament_auction.pt",
+    # buckeye: the same recipe to the flag (--variant buckeye; docs/results/attempts/expert_br_auction_buckeye/)
+    "buckeye": "buckeye_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 
