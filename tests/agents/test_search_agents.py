@@ -153,11 +153,11 @@ def test_pimc_bidder_option_bids_and_leaves_the_rest_alone():
 
 
 def test_expert_bids_with_its_rule_sets_auction_file_unless_told():
-    """In crowsnest, red_one, tournament and buckeye expert's calls are AUCTION_FILES' policy (a best response to pimc's
+    """In the rule sets of AUCTION_FILES expert's calls are their file's policy (a best response to pimc's
     auction); elsewhere, or with any auction option, the auction given (pimc's by default)."""
     from agents.expert import AUCTION_FILES, auction_file
 
-    assert set(AUCTION_FILES) == {"crowsnest", "red_one", "tournament", "buckeye"}
+    assert set(AUCTION_FILES) == {"crowsnest", "red_one", "tournament", "buckeye", "tournament_nocrow"}
     expert = make_agent("expert", seed=0)
     told = [make_agent(name, seed=0) for name in ("expert?auction=heuristic", "expert?bid_margin=0")]
     pimc = make_agent("pimc", seed=0)
