@@ -13,7 +13,9 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
   +13.5] and +7.9 [-2.8, +18.5], where ``expert`` bidding as ``pimc`` scored -4.5 and -2.1;
   ``docs/results/attempts/expert_br_auction_buckeye/``; tournament_nocrow, the same recipe: +5.8 [+0.5,
   +11.2] and +11.3 [+5.4, +17.2], where ``expert`` bidding as ``pimc`` scored -2.6 and +3.8;
-  ``docs/results/attempts/expert_br_auction_tournament_nocrow/``); elsewhere ``pimc``'s (the heuristic's
+  ``docs/results/attempts/expert_br_auction_tournament_nocrow/``; crowsnest_nocrow, the same recipe: +1.2
+  [-3.6, +6.1] and +6.4 [+1.5, +11.2], where ``expert`` bidding as ``pimc`` scored -1.8 and +1.9;
+  ``docs/results/attempts/expert_br_auction_crowsnest_nocrow/``); elsewhere ``pimc``'s (the heuristic's
   rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
   ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
   ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
@@ -68,6 +70,9 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     # tournament_nocrow: the same recipe to the flag (--variant tournament_nocrow;
     # docs/results/attempts/expert_br_auction_tournament_nocrow/)
     "tournament_nocrow": "tournament_nocrow_auction.pt",
+    # crowsnest_nocrow: the same recipe to the flag (--variant crowsnest_nocrow;
+    # docs/results/attempts/expert_br_auction_crowsnest_nocrow/)
+    "crowsnest_nocrow": "crowsnest_nocrow_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 
