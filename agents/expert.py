@@ -62,6 +62,8 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     # crowsnest_nocrow: the same recipe to the flag (--variant crowsnest_nocrow;
     # docs/results/attempts/expert_br_auction_crowsnest_nocrow/)
     "crowsnest_nocrow": "crowsnest_nocrow_auction.pt",
+    # dixie: the same recipe to the flag (--variant dixie; docs/results/attempts/expert_br_auction_dixie/)
+    "dixie": "dixie_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 
