@@ -3,25 +3,14 @@
 It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
 
 - the auction: in the rule sets of :data:`AUCTION_FILES` a policy trained as a best response to
-  ``pimc``'s auction (crowsnest: against ``pimc`` +15.2 [+8.4, +21.9] at seed 29 and +11.2
-  [+4.4, +18.1] at seed 11, 300 deals each, where ``expert`` bidding as ``pimc`` scored +6.1 and
-  +1.4; ``docs/results/attempts/expert_br_auction/``; red_one, the same recipe: +30.8 [+22.8,
-  +38.8] and +31.1 [+22.4, +39.7] at seeds 29 and 11, where ``expert`` bidding as ``pimc`` scored
-  -1.3 and -1.5; ``docs/results/attempts/expert_br_auction_red_one/``; tournament, the same recipe: +13.3
-  [+7.2, +19.4] and +17.4 [+10.8, +24.0], where ``expert`` bidding as ``pimc`` scored +0.9 and -1.4;
-  ``docs/results/attempts/expert_br_auction_tournament/``; buckeye, the same recipe: +3.7 [-6.0,
-  +13.5] and +7.9 [-2.8, +18.5], where ``expert`` bidding as ``pimc`` scored -4.5 and -2.1;
-  ``docs/results/attempts/expert_br_auction_buckeye/``; tournament_nocrow, the same recipe: +5.8 [+0.5,
-  +11.2] and +11.3 [+5.4, +17.2], where ``expert`` bidding as ``pimc`` scored -2.6 and +3.8;
-  ``docs/results/attempts/expert_br_auction_tournament_nocrow/``; crowsnest_nocrow, the same recipe: +1.2
-  [-3.6, +6.1] and +6.4 [+1.5, +11.2], where ``expert`` bidding as ``pimc`` scored -1.8 and +1.9;
-  ``docs/results/attempts/expert_br_auction_crowsnest_nocrow/``); elsewhere ``pimc``'s (the heuristic's
-  rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option (``auction=``,
-  ``bidder=``, ``bid_margin=``) gives that auction in every rule set; ``auction=heuristic`` is
-  ``pimc``'s. ``auction=policy`` lets the shipped policy bid: against ``pimc`` (300 deals, seed
-  29) that gave -0.2 [-7.1, +6.7], the pimc auction +0.2 [-5.6, +6.0] (with the crowsnest
-  policy shipped on 2026-12-05; the four files before it: -4.5 / -3.9, -2.0 / -0.6, -2.8 / -0.5
-  and -7.1 / -0.9); the policy's bidding beat the heuristic's cautious margin, not pimc's;
+  ``pimc``'s auction, kept only where it beat ``expert`` bidding as ``pimc`` on the same deals by a
+  rule written before the games (each file's record, with its games, figures and command, is
+  named beside it in :data:`AUCTION_FILES`; the README's issue-15 section gives the figures against
+  ``pimc``); elsewhere ``pimc``'s (the heuristic's rules bidding up to the hand's estimate,
+  ``bid_margin`` 0). Any auction option (``auction=``, ``bidder=``, ``bid_margin=``) gives that
+  auction in every rule set; ``auction=heuristic`` is ``pimc``'s. ``auction=policy`` lets the
+  shipped policy bid (measured against ``pimc`` in the README: it beat the heuristic's cautious
+  margin, not ``pimc``'s);
 - the nest discard and trump of the variant's shipped policy (``learned``);
 - card play by sampled worlds solved double-dummy, with more worlds than ``pimc`` and exact
   solves over the last ``exact`` tricks; in the rule sets of :data:`FROM_TRICK` the shipped policy
@@ -73,6 +62,8 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     # crowsnest_nocrow: the same recipe to the flag (--variant crowsnest_nocrow;
     # docs/results/attempts/expert_br_auction_crowsnest_nocrow/)
     "crowsnest_nocrow": "crowsnest_nocrow_auction.pt",
+    # dixie: the same recipe to the flag (--variant dixie; docs/results/attempts/expert_br_auction_dixie/)
+    "dixie": "dixie_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 
