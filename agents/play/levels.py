@@ -5,7 +5,7 @@
 | Easy | ``phase:base=heuristic;play=random``: the heuristic's bids, nest and trump, random legal cards |
 | Normal | ``heuristic``: the rule-based computer player |
 | Hard | ``learned``: the shipped self-play policy of the rule set (``agents/policies/<variant>.pt``) |
-| Expert | ``expert``: a trained auction in seven rule sets, or ``pimc``'s; the policy's nest, trump; PIMC |
+| Expert | ``expert``: a trained auction where ``expert.AUCTION_FILES`` has one, else ``pimc``'s; PIMC |
 
 How strong each is (duplicate deals, from the JSON in ``docs/results/``): the README's Play
 section, whose table ``scripts/readme_tables.py`` writes from this one.
