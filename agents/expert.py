@@ -17,7 +17,8 @@ It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
   plays the first tricks and the search the rest (``from_trick=N`` sets one for every rule set);
 - policy-based inference (:mod:`agents.inference`): each world weighted by how likely the
   policy makes every call and card the other seats were seen to make, the partner's calls by
-  ``expert``'s own auction where that is a trained one (``partner_calls=false``: by the policy);
+  ``expert``'s own auction where that is a trained one (``partner_calls=false``: by the policy;
+  ``partner_calls=always``: by ``pimc``'s auction rule too, in the rule sets where ``expert`` bids so);
 - ties between equally valued cards broken by the policy's own card.
 
 Every option of :class:`~agents.pimc.PIMCAgent` can be set (``expert?samples=48,temperature=0.5``).

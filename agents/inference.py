@@ -11,6 +11,10 @@ view (the reference encoder) and scored in one batched forward pass over all wor
 
 A world's weight is ``exp(temperature * sum(log p))``, each ``p`` mixed with a uniform choice
 over the legal actions (``floor``) so that one surprising card cannot zero a world out.
+
+A seat's calls may be modelled by another agent than the policy (``callers``): a trained policy
+(scored like the policy), or a deterministic rule such as the heuristic's auction, whose call has
+``p = 1`` and every other call ``p = 0`` before the same mix with ``floor``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from functools import partial
 import numpy as np
 import torch
 
+from crowsnest_env.agent import Agent
 from crowsnest_env.observation import action_mask
 from crowsnest_env.rules import NUM_SEATS, CardSet, Phase, PlayerView, State, player_view
 
@@ -124,13 +129,30 @@ class _Batch:
             out[w] += lp
 
 
+class _Rule:
+    """The weighed decisions a deterministic agent (an ``act(view)`` rule, e.g. the heuristic's
+    auction) scores: p = 1 for the action it takes in that view, 0 for the others."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.scored: list[tuple[int, bool, int]] = []  # (world, the rule's action was taken, legal count)
+
+    def add(self, w: int, v: PlayerView, action: int) -> None:
+        self.scored.append((w, self.agent.act(v) == action, v.legal.bit_count()))
+
+    def log_likelihoods(self, out: list[float], floor: float) -> None:
+        for w, taken, legal_n in self.scored:
+            out[w] += math.log((1 - floor) * taken + floor / legal_n)
+
+
 def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]], policy: PolicyAgent,
-                          floor: float = 0.05, callers: Mapping[int, PolicyAgent] | None = None) -> list[float]:
+                          floor: float = 0.05, callers: Mapping[int, PolicyAgent | Agent] | None = None) -> list[float]:
     """Sum of log p(observed action) over the other seats' weighed decisions, per world. ``callers``:
-    the seats whose auction calls another policy models (``expert``'s partner bids with its auction)."""
-    batches = {id(policy): _Batch(policy)}
+    the seats whose auction calls another model weighs (``expert``'s partner bids with its auction):
+    a trained policy, or a deterministic rule (any other agent)."""
+    batches: dict[int, _Batch | _Rule] = {id(policy): _Batch(policy)}
     for p in (callers or {}).values():
-        batches.setdefault(id(p), _Batch(p))
+        batches.setdefault(id(p), _Batch(p) if isinstance(p, PolicyAgent) else _Rule(p))
     models = dict(callers or {})
 
     def weigh(w: int, state: State, seat: int, action: int) -> None:  # world w's replay, before each action

@@ -32,7 +32,8 @@
   calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination. Where this
   agent's own bidder is another trained policy (``bidder=checkpoint:PATH``, ``expert``'s trained
   auction), the partner's calls are weighed by that bidder, as a partnership knows its own bidding
-  (``partner_calls=false``: by the ``policy=`` network, as every other decision).
+  (``partner_calls=false``: by the ``policy=`` network, as every other decision;
+  ``partner_calls=always``: by the heuristic's rule too, where that is this agent's auction).
 """
 
 from __future__ import annotations
@@ -175,7 +176,16 @@ class PIMCAgent:
                                       else number_option(name, value) for name, value in given.items()}
             self.bidder = SearchBidder(seed=seed, **search)
         self.inference = parse_bool("inference", inference)  # weigh worlds by the policy's likelihood
-        self.partner_calls = parse_bool("partner_calls", partner_calls)  # ... the partner's calls by our bidder
+        # ... the partner's calls by our own bidder: where it is trained (true), also where it is the
+        # heuristic's rule ("always"), or never (false: by the policy, as the other seats' calls)
+        if isinstance(partner_calls, str) and partner_calls.strip().lower() == "always":
+            self.partner_calls: bool | str = "always"
+        else:
+            try:
+                self.partner_calls = parse_bool("partner_calls", partner_calls)
+            except ValueError:
+                raise ValueError(f"pimc option partner_calls must be true, false or always, "
+                                 f"got {partner_calls!r}") from None
         self.temperature = number_option("temperature", temperature)
         if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):
             raise ValueError("pimc option inference needs policy= a trained policy (learned or checkpoint:PATH)")
@@ -259,13 +269,18 @@ class PIMCAgent:
         return self.policy.policy_for(view.variant)  # type: ignore[union-attr]
 
     def inference_callers(self, view: PlayerView) -> dict[int, Any]:
-        """The seats whose calls inference weighs with another network than ``policy=``'s: the
+        """The seats whose calls inference weighs with another model than ``policy=``'s: the
         partner's, by this agent's own bidder where that is a trained policy other than the guide
-        (``partner_calls``); none otherwise."""
+        (``partner_calls``), and with ``partner_calls=always`` also where it is the heuristic's rule
+        (p = 1 for its call); none otherwise."""
         bidder = self.bidder_for(view)
-        if not self.partner_calls or bidder is self.policy or not hasattr(bidder, "policy_for"):
+        if not self.partner_calls or bidder is self.policy:
             return {}
-        return {view.partner: bidder.policy_for(view.variant)}
+        if hasattr(bidder, "policy_for"):
+            return {view.partner: bidder.policy_for(view.variant)}
+        if self.partner_calls == "always" and isinstance(bidder, HeuristicAgent):
+            return {view.partner: bidder}
+        return {}
 
     def _solved(self, view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]]) -> Iterator[dict[int, float]]:
         """Each world's card values solved double-dummy, one world at a time; with ``time_limit``,

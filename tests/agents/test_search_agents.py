@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import random
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from agents import make_agent
 from agents.arena import run_pairing
 from agents.deal_sets import RULE_SETS
-from agents.expert import ExpertAgent
+from agents.expert import AUCTION_FILES, ExpertAgent
 from agents.pimc import PIMCAgent
 from crowsnest_env.rules import Phase, get_variant, new_game, player_view
 from crowsnest_env.table import Table
@@ -229,5 +230,42 @@ def test_expert_weighs_its_partners_calls_by_its_own_auction():
     assert partner_only != pytest.approx(plain)
     expert_small = make_agent(EXPERT, seed=0)
     assert expert_small.inference_callers(view) and expert_small.act(view) in view.legal_actions()
-    with pytest.raises(ValueError, match="partner_calls"):
+    with pytest.raises(ValueError, match="partner_calls must be true, false or always"):
         make_agent("expert?partner_calls=maybe")
+
+
+def test_partner_calls_always_weighs_the_partners_calls_by_the_heuristics_rule():
+    """partner_calls=always: where the auction is the heuristic's rule (expert in the rule sets
+    without a trained auction), the partner's calls are weighed by that rule, p = 1 for its call
+    and 0 for the others before the floor's mix; the default leaves them to the policy."""
+    from agents._sampler import sample_world
+    from agents.heuristic import HeuristicAgent
+    from agents.inference import _Rule, world_log_likelihoods
+
+    view = _play_view("partnership", 4)
+    assert "partnership" not in AUCTION_FILES
+    agent = make_agent("expert?partner_calls=always", seed=0)
+    callers = agent.inference_callers(view)
+    assert list(callers) == [view.partner] and callers[view.partner] is agent.bidder
+    assert isinstance(agent.bidder, HeuristicAgent) and agent.bidder.margin == 0.0  # pimc's auction
+    assert make_agent("expert", seed=0).inference_callers(view) == {}
+    assert make_agent("expert?partner_calls=false", seed=0).inference_callers(view) == {}
+    rng = random.Random(1)
+    worlds = [sample_world(view, rng) for _ in range(6)]
+    policy = agent._policy(view)
+    assert world_log_likelihoods(view, worlds, policy, callers=callers) != pytest.approx(
+        world_log_likelihoods(view, worlds, policy))
+    # the rule's arithmetic, on a real auction decision
+    table = Table("partnership", episode="hand", observe=False)
+    table.reset(4)
+    first = table.view()
+    n = first.legal.bit_count()
+    assert n > 1
+    rule = _Rule(agent.bidder)
+    call = agent.bidder.act(first)
+    rule.add(0, first, call)
+    rule.add(1, first, next(a for a in first.legal_actions() if a != call))
+    out = [0.0, 0.0]
+    rule.log_likelihoods(out, 0.05)
+    assert out == pytest.approx([math.log(0.95 + 0.05 / n), math.log(0.05 / n)])
+    assert make_agent(EXPERT + ",partner_calls=always", seed=0).act(view) in view.legal_actions()
