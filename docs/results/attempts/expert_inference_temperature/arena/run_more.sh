@@ -1,8 +1,14 @@
 #!/bin/bash
-# The games added to preregistered.txt, in its order, after run_games.sh (run from the repository root).
+# The games added to preregistered.txt after run_games.sh (run from the repository root), with the games of
+# ../../expert_br_auction_one_high_mixed/arena/preregistered.txt between D2 and T7 (its file came first).
 D=docs/results/attempts/expert_inference_temperature/arena
-game() { crowsnest-arena --variant "$1" --a "$2" --b pimc --deals 300 --seed "$3" --workers 2 --no-progress --out "$D/$4.json"; }
-game partnership double_dummy 29 d1_partnership_double_dummy_vs_pimc_s29
-game one_high double_dummy 29 d2_one_high_double_dummy_vs_pimc_s29
-game one_high 'expert?inference=false,samples=48' 29 t7_one_high_expert_no_inference_48_vs_pimc_s29
-game one_high 'expert?inference=false,samples=48' 11 t8_one_high_expert_no_inference_48_vs_pimc_s11
+M=docs/results/attempts/expert_br_auction_one_high_mixed
+BR=$PWD/$M/train/best_response.pt
+game() { crowsnest-arena --variant "$1" --a "$2" --b "$3" --deals 300 --seed "$4" --workers 2 --no-progress --out "$5.json"; }
+game partnership double_dummy pimc 29 $D/d1_partnership_double_dummy_vs_pimc_s29
+game one_high double_dummy pimc 29 $D/d2_one_high_double_dummy_vs_pimc_s29
+game one_high "expert?bidder=checkpoint:$BR" pimc 29 $M/arena/m1_expert_br_mixed_vs_pimc_s29
+game one_high "expert?bidder=checkpoint:$BR" pimc 11 $M/arena/m2_expert_br_mixed_vs_pimc_s11
+game one_high "expert?bidder=checkpoint:$BR" heuristic 2026 $M/arena/m5_expert_br_mixed_vs_heuristic_s2026
+game one_high 'expert?inference=false,samples=48' pimc 29 $D/t7_one_high_expert_no_inference_48_vs_pimc_s29
+game one_high 'expert?inference=false,samples=48' pimc 11 $D/t8_one_high_expert_no_inference_48_vs_pimc_s11
