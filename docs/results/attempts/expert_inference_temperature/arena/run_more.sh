@@ -10,5 +10,7 @@ game one_high double_dummy pimc 29 $D/d2_one_high_double_dummy_vs_pimc_s29
 game one_high "expert?bidder=checkpoint:$BR" pimc 29 $M/arena/m1_expert_br_mixed_vs_pimc_s29
 game one_high "expert?bidder=checkpoint:$BR" pimc 11 $M/arena/m2_expert_br_mixed_vs_pimc_s11
 game one_high "expert?bidder=checkpoint:$BR" heuristic 2026 $M/arena/m5_expert_br_mixed_vs_heuristic_s2026
-game one_high 'expert?inference=false,samples=48' pimc 29 $D/t7_one_high_expert_no_inference_48_vs_pimc_s29
-game one_high 'expert?inference=false,samples=48' pimc 11 $D/t8_one_high_expert_no_inference_48_vs_pimc_s11
+game partnership expert pimc 7331 $D/c1_partnership_expert_vs_pimc_s7331
+game partnership 'expert?temperature=0.25' pimc 7331 $D/c2_partnership_expert_t025_vs_pimc_s7331
+game partnership expert pimc 4242 $D/c3_partnership_expert_vs_pimc_s4242
+game partnership 'expert?temperature=0.25' pimc 4242 $D/c4_partnership_expert_t025_vs_pimc_s4242
