@@ -3,14 +3,14 @@
 It is PIMC (:mod:`agents.pimc`) with what each of its parts does best:
 
 - the auction: in the rule sets of :data:`AUCTION_FILES` a policy trained as a best response to
-  ``pimc``'s auction, kept only where it beat ``expert`` bidding as ``pimc`` on the same deals by a
-  rule written before the games (each file's record, with its games, figures and command, is
-  named beside it in :data:`AUCTION_FILES`; the README's issue-15 section gives the figures against
-  ``pimc``); elsewhere ``pimc``'s (the heuristic's rules bidding up to the hand's estimate,
-  ``bid_margin`` 0). Any auction option (``auction=``, ``bidder=``, ``bid_margin=``) gives that
-  auction in every rule set; ``auction=heuristic`` is ``pimc``'s. ``auction=policy`` lets the
-  shipped policy bid (measured against ``pimc`` in the README: it beat the heuristic's cautious
-  margin, not ``pimc``'s);
+  ``pimc``'s auction (in one_high to ``pimc``'s and the heuristic's, half and half), kept only where
+  it beat ``expert`` bidding as ``pimc`` on the same deals by a rule written before the games (each
+  file's record, with its games, figures and command, is named beside it in :data:`AUCTION_FILES`;
+  the README's issue-15 section gives the figures against ``pimc``); elsewhere ``pimc``'s (the
+  heuristic's rules bidding up to the hand's estimate, ``bid_margin`` 0). Any auction option
+  (``auction=``, ``bidder=``, ``bid_margin=``) gives that auction in every rule set;
+  ``auction=heuristic`` is ``pimc``'s. ``auction=policy`` lets the shipped policy bid (measured
+  against ``pimc`` in the README: it beat the heuristic's cautious margin, not ``pimc``'s);
 - the nest discard and trump of the variant's shipped policy (``learned``);
 - card play by sampled worlds solved double-dummy, with more worlds than ``pimc`` and exact
   solves over the last ``exact`` tricks; in the rule sets of :data:`FROM_TRICK` the shipped policy
@@ -65,6 +65,10 @@ AUCTION_FILES: Mapping[str, str] = MappingProxyType({
     "crowsnest_nocrow": "crowsnest_nocrow_auction.pt",
     # dixie: the same recipe to the flag (--variant dixie; docs/results/attempts/expert_br_auction_dixie/)
     "dixie": "dixie_auction.pt",
+    # one_high: the same recipe against pimc's auction in half the episodes and the heuristic in the other half
+    # (crowsnest-train on docs/results/attempts/expert_br_auction_one_high_mixed/train/config.yaml; against pimc
+    # alone the recipe's file lost 5 points a deal to the heuristic: expert_br_auction_one_high/)
+    "one_high": "one_high_auction.pt",
 })
 """``expert``'s default auction per rule set (``auction=heuristic`` or any auction option: the one given)."""
 

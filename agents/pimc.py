@@ -242,13 +242,7 @@ class PIMCAgent:
         """Mean (team score change - other team's) of each legal card over sampled deals (with
         ``inference``, weighted by how likely the policy makes the other seats' actions in each)."""
         legal = list(iter_cards(view.legal >> view.layout.play_offset))
-        worlds = [sample_world(view, self.rng, trump_bias=self.trump_bias) for _ in range(self.samples)]
-        weights = [1.0] * len(worlds)
-        if self.inference:
-            from .inference import world_log_likelihoods, world_weights
-
-            weights = world_weights(world_log_likelihoods(view, worlds, self._policy(view),
-                                                          callers=self.inference_callers(view)), self.temperature)
+        worlds, weights = self.weighted_worlds(view)
         per_world: Iterable[dict[int, float]]
         if self.value == "rollouts":  # every world at once, in batched forward passes
             from .rollouts import rollout_values
@@ -263,6 +257,20 @@ class PIMCAgent:
                 totals[c] += w * v
             mass += w
         return {c: t / mass for c, t in totals.items()}
+
+    def weighted_worlds(self, view: PlayerView, rng: random.Random | None = None
+                        ) -> tuple[list[tuple[list[CardSet], CardSet]], list[float]]:
+        """``samples`` deals of the hidden cards consistent with ``view`` (drawn with ``rng``, the agent's
+        own by default) and each one's weight: 1 each, or with ``inference`` the normalised weights of
+        :func:`agents.inference.world_weights` (how likely the policy makes the other seats' actions)."""
+        rng = self.rng if rng is None else rng
+        worlds = [sample_world(view, rng, trump_bias=self.trump_bias) for _ in range(self.samples)]
+        if not self.inference:
+            return worlds, [1.0] * len(worlds)
+        from .inference import world_log_likelihoods, world_weights
+
+        return worlds, world_weights(world_log_likelihoods(view, worlds, self._policy(view),
+                                                           callers=self.inference_callers(view)), self.temperature)
 
     def _policy(self, view: PlayerView) -> Any:
         """The trained policy that inference and rollouts use, checked for the rules played."""

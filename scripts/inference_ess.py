@@ -27,9 +27,7 @@ from tqdm import tqdm
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import make_agent  # noqa: E402
-from agents._sampler import sample_world  # noqa: E402
 from agents.deal_sets import RULE_SETS  # noqa: E402
-from agents.inference import world_log_likelihoods, world_weights  # noqa: E402
 from agents.pimc import PIMCAgent  # noqa: E402
 from crowsnest_env.atomic import atomic_write_text  # noqa: E402
 from crowsnest_env.rules import Phase, PlayerView  # noqa: E402
@@ -66,10 +64,7 @@ def effective_sizes(agent_name: str, rule_set: str, hands: int, trick: int) -> l
     agent = inference_agent(agent_name)
     out = []
     for seed, view in leads(rule_set, hands, trick):
-        rng = random.Random(seed * 100 + trick)
-        worlds = [sample_world(view, rng, trump_bias=agent.trump_bias) for _ in range(agent.samples)]
-        weights = world_weights(world_log_likelihoods(view, worlds, agent._policy(view),
-                                                      callers=agent.inference_callers(view)), agent.temperature)
+        _, weights = agent.weighted_worlds(view, random.Random(seed * 100 + trick))
         out.append(1.0 / sum(w * w for w in weights))
     return out
 

@@ -82,6 +82,29 @@ def test_depth_limited_values_cover_every_legal_card() -> None:
         assert set(scores) == {c - view.layout.play_offset for c in view.legal_actions()}
 
 
+def test_weighted_worlds_are_the_worlds_card_scores_averages() -> None:
+    """One place draws and weighs the worlds: equal weights without inference, normalised ones with it,
+    the same worlds for the same generator, and card_scores is the weighted mean over them."""
+    from agents import make_agent
+
+    view = _views_in_play("red_one", range(1))[9]
+    plain = PIMCAgent(seed=0, samples=5, nodes=300)
+    worlds, weights = plain.weighted_worlds(view, random.Random(3))
+    assert len(worlds) == 5 and weights == [1.0] * 5
+    assert all(hands[view.seat] == view.hand for hands, _ in worlds)
+    weighing = make_agent("pimc?policy=learned,inference=true,samples=5,nodes=300", seed=0)
+    again, w = weighing.weighted_worlds(view, random.Random(3))
+    assert again == worlds  # inference weighs the worlds, it does not change which are drawn
+    assert len(w) == 5 and sum(w) == pytest.approx(1.0) and all(x >= 0 for x in w)
+    # card_scores draws from the agent's own generator: the same worlds, then the weighted mean
+    scores = weighing.card_scores(view)
+    weighing.rng = random.Random(0)
+    again, w = weighing.weighted_worlds(view)
+    per_world = list(weighing._solved(view, again))
+    for card, value in scores.items():
+        assert value == pytest.approx(sum(x * v[card] for x, v in zip(w, per_world)))
+
+
 def test_outcome_counts_made_and_set() -> None:
     crows, tourn = get_variant("crowsnest"), get_variant("tournament")
     assert outcome(crows, 0, 80, 85, 0) == 80 - 35  # made: the bid, not the points

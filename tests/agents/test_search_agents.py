@@ -159,7 +159,7 @@ def test_expert_bids_with_its_rule_sets_auction_file_unless_told():
     from agents.expert import AUCTION_FILES, auction_file
 
     assert set(AUCTION_FILES) == {"crowsnest", "red_one", "tournament", "buckeye", "tournament_nocrow",
-                                  "crowsnest_nocrow", "dixie"}
+                                  "crowsnest_nocrow", "dixie", "one_high"}
     expert = make_agent("expert", seed=0)
     told = [make_agent(name, seed=0) for name in ("expert?auction=heuristic", "expert?bid_margin=0")]
     pimc = make_agent("pimc", seed=0)
