@@ -1,6 +1,6 @@
 #!/bin/bash
 # The games added to preregistered.txt after run_games.sh (run from the repository root), with the games of
-# ../../expert_br_auction_one_high_mixed/arena/preregistered.txt between D2 and T7 (its file came first).
+# ../../expert_br_auction_one_high_mixed/arena/preregistered.txt between D2 and C1 (its file came first; T7-T8: run_t7_t8.sh).
 D=docs/results/attempts/expert_inference_temperature/arena
 M=docs/results/attempts/expert_br_auction_one_high_mixed
 BR=$PWD/$M/train/best_response.pt
