@@ -189,6 +189,63 @@ def test_a_finished_pool_lets_its_workers_exit_so_nothing_leaks(tmp_path):
     assert "leaked" not in out.stderr, out.stderr
 
 
+_ORPHAN_SCRIPT = """
+import time
+from agents.backends import LocalBackend
+
+def task(x):
+    time.sleep(120)  # a long chunk: the worker is busy when its parent dies
+    return x
+
+if __name__ == "__main__":
+    list(LocalBackend(2, poll_s=0.2).map_unordered(task, range(2)))
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting for a reaper counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find the workers")
+@pytest.mark.timeout(120)
+def test_workers_of_a_killed_parent_exit_instead_of_computing_for_nobody(tmp_path):
+    """A run killed from outside (SIGKILL: no ``finally`` shuts its pool) left its workers busy on
+    their chunks, then blocked on the pool's queue for ever: two arena workers were found still at
+    100% of a core 7 minutes after their arena was killed. Each worker watches its parent and exits
+    within a second or two of its death, task or no task."""
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "orphans.py"
+    script.write_text(_ORPHAN_SCRIPT, encoding="utf-8")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "PYTHONPATH": root},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while len(spawned_children(proc.pid)) < 2 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        workers = spawned_children(proc.pid)
+        assert len(workers) == 2, "the pool's workers never started"
+        time.sleep(1.0)  # let them take their tasks
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    deadline = time.time() + 30
+    while any(_running(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    left = [w for w in workers if _running(w)]
+    for w in left:  # do not leave them to the next test
+        os.kill(w, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their killed parent by 30 s"
+
+
 class _BreaksDuringSubmit:
     """A pool whose third submit meets the race of a pool breaking under it: the pool is marked
     broken (as ``ProcessPoolExecutor``'s manager thread marks it) and submit fails with the
