@@ -7,6 +7,21 @@ import os
 HAS_PROC = os.path.isdir("/proc/self")
 
 
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name: state, ppid, ... (OSError if none)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        return fh.read().rsplit(")", 1)[1].split()
+
+
+def is_running(pid: int) -> bool:
+    """Whether ``pid`` is a live process; a zombie counts as gone (an init that does not reap it
+    leaves it in /proc, as this machine's does)."""
+    try:
+        return _stat(pid)[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def spawned_children(parent: int) -> list[int]:
     """Pids of the ``spawn_main`` children of ``parent`` (pool workers, actors), not its resource tracker."""
     out = []
@@ -14,8 +29,7 @@ def spawned_children(parent: int) -> list[int]:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat") as fh:
-                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            ppid = int(_stat(int(entry))[1])
             with open(f"/proc/{entry}/cmdline", "rb") as fh:
                 cmd = fh.read()
         except (OSError, ValueError, IndexError):

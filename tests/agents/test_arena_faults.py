@@ -10,7 +10,7 @@ import pytest
 
 from agents.arena import Task, run_pairing
 from agents.backends import LocalBackend, WorkerCrashError, make_backend
-from tests._procs import HAS_PROC, spawned_children
+from tests._procs import HAS_PROC, is_running, spawned_children
 
 KW = {"deals": 24, "seed": 5, "games": 1, "max_hands": 4}
 
@@ -202,15 +202,6 @@ if __name__ == "__main__":
 """
 
 
-def _running(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie waiting for a reaper counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.skipif(not HAS_PROC, reason="needs /proc to find the workers")
 @pytest.mark.timeout(120)
 def test_workers_of_a_killed_parent_exit_instead_of_computing_for_nobody(tmp_path):
@@ -238,9 +229,9 @@ def test_workers_of_a_killed_parent_exit_instead_of_computing_for_nobody(tmp_pat
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     deadline = time.time() + 30
-    while any(_running(w) for w in workers) and time.time() < deadline:
+    while any(is_running(w) for w in workers) and time.time() < deadline:
         time.sleep(0.1)
-    left = [w for w in workers if _running(w)]
+    left = [w for w in workers if is_running(w)]
     for w in left:  # do not leave them to the next test
         os.kill(w, signal.SIGKILL)
     assert not left, f"workers {left} outlived their killed parent by 30 s"
