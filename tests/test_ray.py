@@ -22,6 +22,7 @@ import torch
 
 from agents.arena import main, run_pairing, run_round_robin
 from agents.backends import RayBackend, RayUnreachableError, connect_ray
+from tests._procs import is_running
 from tests.training.test_actors import GIVE_UP, kill_one_worker, tiny_dmc
 from tests.training.workers_fixture import Echo
 from training.config import load_config
@@ -161,7 +162,7 @@ def test_ray_workers_ship_weights_and_files_and_replace_a_killed_one(tmp_path):
         victim = first[0]["pid"]
         os.kill(victim, signal.SIGKILL)
         deadline = time.monotonic() + 30
-        while _alive(victim):
+        while is_running(victim):
             assert time.monotonic() < deadline
             time.sleep(0.02)
         after = workers.gather(6)
@@ -173,14 +174,6 @@ def test_ray_workers_ship_weights_and_files_and_replace_a_killed_one(tmp_path):
     finally:
         workers.close()
     assert not [n for n in ray.util.list_named_actors() if n.startswith("crowsnest-test-")]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _kill_pid(pid: int) -> None:
