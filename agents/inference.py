@@ -4,8 +4,11 @@ Rebstock, Solinas, Buro and Sturtevant, "Policy-Based Inference in Trick-Taking 
 (2019): a world (the hidden hands and nest a search samples) is as plausible as the other
 seats' observed actions are under a model of how they play. Here the model is a trained policy
 (:class:`agents.learned.PolicyAgent`), and the actions weighed are every other seat's cards
-this hand and, for the seats whose whole hand the world fixes (all but a declarer who is not
-the viewer: the nest they picked up is not known), their calls in the auction. Each world is
+this hand and, for the seats whose whole hand the world fixes, their calls in the auction. A
+declarer who is not the viewer bid on a hand the world does not fix (which of the cards it holds
+and put back came from the nest is not known): its calls are weighed only with ``declarer_calls``
+= N, as the mean likelihood over N draws of which of them were the nest (every split is equally
+likely before the calls, and its discard saw the whole of them either way). Each world is
 replayed on the rules engine from its deal; every weighed decision is encoded from that seat's
 view (the reference encoder) and scored in one batched forward pass over all worlds.
 
@@ -20,6 +23,7 @@ A seat's calls may be modelled by another agent than the policy (``callers``): a
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Mapping
 from functools import partial
 
@@ -34,13 +38,15 @@ from .learned import PolicyAgent
 from .networks import masked_logits
 
 
-def replay_world(view: PlayerView, hands: list[CardSet], nest: CardSet) -> tuple[State, list[tuple[int, int]]]:
+def replay_world(view: PlayerView, hands: list[CardSet], nest: CardSet,
+                 nest_in: CardSet | None = None) -> tuple[State, list[tuple[int, int]]]:
     """The deal this world implies, and the hand's actions so far as (seat, action id).
 
     ``hands`` are the world's current hands and ``nest`` its hidden nest (the discards, for a
-    declarer other than the viewer). A declarer's pre-nest hand is not known to the viewer; it is
-    taken to be what it kept (the nest it picked up = the cards it put back), so only its card
-    play, not its calls, is weighed (see :func:`decisions_to_weigh`).
+    declarer other than the viewer). A declarer's pre-nest hand is not known to the viewer: with
+    ``nest_in`` (the cards it picked up, some of what it holds, played and put back) it is the rest;
+    without, it is taken to be what it kept (the nest it picked up = the cards it put back), so that
+    only its card play, not its calls, is weighed (see :func:`decisions_to_weigh`).
     """
     played = view.played
     discards = view.discards if view.seat == view.declarer else nest
@@ -49,7 +55,9 @@ def replay_world(view: PlayerView, hands: list[CardSet], nest: CardSet) -> tuple
     if view.declarer >= 0:
         if view.seat == view.declarer:
             nest0 = view.nest_seen
-            start[view.declarer] = (start[view.declarer] | discards) & ~nest0
+        elif nest_in is not None:
+            nest0 = nest_in
+        start[view.declarer] = (start[view.declarer] | discards) & ~nest0
     state = State(view.variant, dealer=view.dealer, scores=view.scores)
     state.deal_given(start, nest0)
     actions: list[tuple[int, int]] = list(view.auction)
@@ -94,8 +102,15 @@ def decisions_to_weigh(view: PlayerView, seat: int, phase: Phase) -> bool:
         return False
     if phase is Phase.PLAY:
         return True
-    # calls: only where the world fixes the caller's whole hand (not a declarer the viewer isn't)
+    # calls: only where the world fixes the caller's whole hand (not a declarer the viewer isn't,
+    # whose calls :func:`declarer_call_log_likelihoods` weighs)
     return phase is Phase.AUCTION and (seat != view.declarer or view.declarer < 0)
+
+
+def splits_declarer_hand(view: PlayerView) -> bool:
+    """Whether the viewer faces a declarer whose calls a world does not explain alone (see
+    :func:`replay_world`). Without a nest the world fixes that hand too, and one split is exact."""
+    return 0 <= view.declarer != view.seat and view.phase is not Phase.AUCTION
 
 
 class _Batch:
@@ -145,14 +160,51 @@ class _Rule:
             out[w] += math.log((1 - floor) * taken + floor / legal_n)
 
 
+def _batch(model: PolicyAgent | Agent) -> _Batch | _Rule:
+    return _Batch(model) if isinstance(model, PolicyAgent) else _Rule(model)
+
+
+def declarer_call_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]],
+                                  model: PolicyAgent | Agent, splits: int, rng: random.Random,
+                                  floor: float = 0.05) -> list[float]:
+    """Per world, log of the mean over ``splits`` draws of the nest the declarer (not the viewer)
+    picked up of p(its calls | the hand it then held), under ``model``. Only the auction is
+    replayed; without a nest the one hand there is counts once, whatever ``splits`` is."""
+    decl, k = view.declarer, view.variant.nest_size
+    draws = splits if k else 1
+    batch = _batch(model)
+    calls = list(view.auction)
+    for w, (hands, nest) in enumerate(worlds):
+        held = hands[decl] | view.played[decl] | nest
+        pool = _cards(held)
+        for j in range(draws):
+            nest_in = sum(1 << c for c in rng.sample(pool, k)) if k else 0
+            state, _ = replay_world(view, hands, nest, nest_in)
+            for seat, action in calls:
+                if seat == decl and state.legal_mask() & (state.legal_mask() - 1):
+                    batch.add(w * draws + j, player_view(state, seat), action)
+                state.apply(action)
+    sub = [0.0] * (len(worlds) * draws)
+    batch.log_likelihoods(sub, floor)
+    out = []
+    for w in range(len(worlds)):
+        lls = sub[w * draws:(w + 1) * draws]
+        top = max(lls)
+        out.append(top + math.log(sum(math.exp(ll - top) for ll in lls) / draws))
+    return out
+
+
 def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], CardSet]], policy: PolicyAgent,
-                          floor: float = 0.05, callers: Mapping[int, PolicyAgent | Agent] | None = None) -> list[float]:
+                          floor: float = 0.05, callers: Mapping[int, PolicyAgent | Agent] | None = None,
+                          declarer_calls: int = 0, rng: random.Random | None = None) -> list[float]:
     """Sum of log p(observed action) over the other seats' weighed decisions, per world. ``callers``:
     the seats whose auction calls another model weighs (``expert``'s partner bids with its auction):
-    a trained policy, or a deterministic rule (any other agent)."""
+    a trained policy, or a deterministic rule (any other agent). ``declarer_calls`` = N > 0 weighs
+    a declarer's calls too where the viewer is not the declarer, over N draws of its nest (drawn
+    with ``rng``; :func:`declarer_call_log_likelihoods`)."""
     batches: dict[int, _Batch | _Rule] = {id(policy): _Batch(policy)}
     for p in (callers or {}).values():
-        batches.setdefault(id(p), _Batch(p) if isinstance(p, PolicyAgent) else _Rule(p))
+        batches.setdefault(id(p), _batch(p))
     models = dict(callers or {})
 
     def weigh(w: int, state: State, seat: int, action: int) -> None:  # world w's replay, before each action
@@ -165,6 +217,10 @@ def world_log_likelihoods(view: PlayerView, worlds: list[tuple[list[CardSet], Ca
     out = [0.0] * len(worlds)
     for batch in batches.values():
         batch.log_likelihoods(out, floor)
+    if declarer_calls and splits_declarer_hand(view):
+        extra = declarer_call_log_likelihoods(view, worlds, models.get(view.declarer, policy), declarer_calls,
+                                              rng if rng is not None else random.Random(0), floor)
+        out = [a + b for a, b in zip(out, extra)]
     return out
 
 
@@ -178,4 +234,5 @@ def world_weights(log_likelihoods: list[float], temperature: float) -> list[floa
     return [r / total for r in raw]
 
 
-__all__ = ["decisions_to_weigh", "replay_world", "world_log_likelihoods", "world_state", "world_weights"]
+__all__ = ["declarer_call_log_likelihoods", "decisions_to_weigh", "replay_world", "splits_declarer_hand",
+           "world_log_likelihoods", "world_state", "world_weights"]

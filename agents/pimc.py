@@ -29,7 +29,9 @@
   ``bidder=NAME`` (any agent name that is not a search, e.g. ``checkpoint:PATH``) bids instead of
   all of these (``auction=bidder``), while the rest of the agent stays as it is.
   With ``inference=true`` each world is weighted by how likely that policy makes the other seats'
-  calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination. Where this
+  calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
+  ``declarer_calls=N`` (0 by default) weighs a declarer's calls as well where this seat is not the
+  declarer, over N draws of which of its cards came from the nest. Where this
   agent's own bidder is another trained policy (``bidder=checkpoint:PATH``, ``expert``'s trained
   auction), the partner's calls are weighed by that bidder, as a partnership knows its own bidding
   (``partner_calls=false``: by the ``policy=`` network, as every other decision;
@@ -119,7 +121,7 @@ class PIMCAgent:
                  temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
                  bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
-                 bidder: Agent | None = None, partner_calls: bool | str = True):
+                 bidder: Agent | None = None, partner_calls: bool | str = True, declarer_calls: int = 0):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -189,6 +191,10 @@ class PIMCAgent:
         self.temperature = number_option("temperature", temperature)
         if self.inference and (self.policy is None or not hasattr(self.policy, "policy_for")):
             raise ValueError("pimc option inference needs policy= a trained policy (learned or checkpoint:PATH)")
+        # draws of the nest a declarer (not this seat) picked up, over which inference weighs its calls (0: not)
+        self.declarer_calls = count_option("declarer_calls", declarer_calls, 0)
+        if self.declarer_calls and not self.inference:
+            raise ValueError("pimc option declarer_calls weighs worlds for inference: it needs inference=true")
         if self.temperature < 0:
             raise ValueError(f"pimc option temperature must be >= 0, got {temperature!r}")
         if value not in VALUES:
@@ -270,7 +276,9 @@ class PIMCAgent:
         from .inference import world_log_likelihoods, world_weights
 
         return worlds, world_weights(world_log_likelihoods(view, worlds, self._policy(view),
-                                                           callers=self.inference_callers(view)), self.temperature)
+                                                           callers=self.inference_callers(view),
+                                                           declarer_calls=self.declarer_calls, rng=rng),
+                                     self.temperature)
 
     def _policy(self, view: PlayerView) -> Any:
         """The trained policy that inference and rollouts use, checked for the rules played."""
