@@ -171,6 +171,11 @@ class Config:
     """the fixed opponent of ``opponents.agent`` (an agent name: ``pimc``, ``learned``, ``checkpoint:PATH``, ...),
     one agent for both seats of its team, acting on its seats' views; the interval evaluations also play it
     (``eval/adp_vs_agent``). Empty: none (``opponents.agent`` must then be 0)"""
+    more_opponent_agents: list[str] = field(default_factory=list)
+    """further fixed opponents that share ``opponents.agent``'s episodes equally with ``opponent_agent``, one
+    drawn per episode (e.g. a target and the best response that exploits it, so that a policy learns to beat
+    the one without being exploited by the other); each checked as ``opponent_agent`` is. The interval
+    evaluations play ``opponent_agent`` only"""
     teacher_auction: float = 0.0
     """fraction of episodes whose learner-seat auction is bid by the heuristic (those bids are not
     trained on; the discard, trump and card play that follow are): keeps contracts, and so
@@ -336,10 +341,13 @@ class Config:
 
     def _validate_opponent_agent(self, variant: Variant) -> None:
         """``opponent_agent`` names one agent that can play ``variant`` from a seat's view, and is set exactly
-        when ``opponents.agent`` is positive."""
+        when ``opponents.agent`` is positive; so does each of ``more_opponent_agents``, which need it."""
         name, share = self.opponent_agent, self.opponents.agent
         if not isinstance(name, str):
             raise ConfigError(f"opponent_agent must be an agent name, got {name!r}")
+        if self.more_opponent_agents and not name.strip():
+            raise ConfigError(f"more_opponent_agents {self.more_opponent_agents} needs opponent_agent: they share its "
+                              f"episodes (opponents.agent)")
         if share > 0 and not name.strip():
             raise ConfigError(f"opponents.agent is {share} but opponent_agent names no agent")
         if not name.strip():
@@ -349,6 +357,10 @@ class Config:
         problem = opponent_agent_problem(name, variant)
         if problem is not None:
             raise ConfigError(f"opponent_agent {name!r}: {problem}")
+        for i, more in enumerate(self.more_opponent_agents):
+            problem = opponent_agent_problem(more, variant) if more.strip() else "names no agent"
+            if problem is not None:
+                raise ConfigError(f"more_opponent_agents[{i}] {more!r}: {problem}")
 
     def _validate_bc_teacher(self, variant: Variant) -> None:
         name = self.bc_teacher

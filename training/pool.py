@@ -22,8 +22,10 @@ OPPONENT_KINDS = ("self_play", "snapshot", "heuristic", "random", "agent")
 class OpponentPool:
     """Draws the opponent team per episode from the config's mix; keeps past snapshots.
 
-    The fixed opponents (heuristic, random and ``cfg.opponent_agent``) are view agents, each one object
-    for both seats of its team and every game, reseeded by the collector at each episode's start.
+    The fixed opponents (heuristic, random, ``cfg.opponent_agent`` and ``cfg.more_opponent_agents``) are view
+    agents, each one object for both seats of its team and every game, reseeded by the collector at each
+    episode's start. The agent kind's episodes go to one of ``opponent_agent`` and ``more_opponent_agents``,
+    drawn uniformly per episode.
 
     Snapshots are drawn uniformly from the whole pool (not just the newest), so the policy
     keeps facing the strategies it has already beaten instead of chasing its own tail. One
@@ -63,6 +65,12 @@ class OpponentPool:
             from agents import make_agent
 
             self.fixed["agent"] = AgentController(make_agent(cfg.opponent_agent, seed=seed), "agent")
+        # more_opponent_agents share the agent kind's episodes: one of these is drawn per episode
+        self.agents = [self.fixed["agent"]] if mix.agent > 0 else []
+        if mix.agent > 0 and cfg.more_opponent_agents:
+            from agents import make_agent
+
+            self.agents += [AgentController(make_agent(name, seed=seed), "agent") for name in cfg.more_opponent_agents]
 
     def add(self, path: str, data: dict[str, Any] | None = None) -> None:
         """Add the snapshot at ``path`` (``data``: its already-read checkpoint, e.g. on a remote actor)."""
@@ -90,6 +98,8 @@ class OpponentPool:
             if kind == "self_play":
                 return [me] * 4, (0, 1, 2, 3)
             opp = snapshot if kind == "snapshot" else self.fixed[kind]
+            if kind == "agent" and len(self.agents) > 1:  # no extra draw with one agent: old configs draw the same
+                opp = self.rng.choice(self.agents)
             team = self.rng.randrange(2)
             ctrl = [me if s % 2 == team else opp for s in range(4)]
             return ctrl, (team, team + 2)

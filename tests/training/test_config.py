@@ -42,7 +42,7 @@ def test_the_agent_files_a_shipped_config_names_are_in_the_tree(path):
     from training.exploit import load_exploit
 
     cfg = load_exploit("heuristic", path).cfg if os.path.basename(path) == "exploit.yaml" else load_config(path)
-    named = " ".join((cfg.bc_teacher, cfg.bc_behaviour, cfg.opponent_agent, cfg.ppo.prior))
+    named = " ".join((cfg.bc_teacher, cfg.bc_behaviour, cfg.opponent_agent, *cfg.more_opponent_agents, cfg.ppo.prior))
     for rel in re.findall(r"checkpoint:([^;,?\s]+)", named):
         where = os.path.relpath(path, ROOT)
         assert os.path.isfile(os.path.join(ROOT, rel)), f"{where} names {rel}, which is not in the tree"
@@ -119,6 +119,15 @@ def test_overrides_set_fields_and_sections(tmp_path):
     ({"opponents": {"agent": 1.0}, "opponent_agent": "learned", "crow": False}, "no shipped policy"),
     ({"opponents": {"agent": 1.0}, "opponent_agent": "pimc?samples=0"}, "samples"),
     ({"opponents": {"agent": -1.0}, "opponent_agent": "random"}, "opponents.agent must be >= 0"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "random", "more_opponent_agents": ["nosuch"]},
+     r"more_opponent_agents\[0\] 'nosuch': unknown agent"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "random", "more_opponent_agents": ["random", "  "]},
+     r"more_opponent_agents\[1\] '  ': names no agent"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "random", "more_opponent_agents": ["heuristic+random"]},
+     "not a team of two"),
+    ({"more_opponent_agents": ["random"]}, "more_opponent_agents \\['random'\\] needs opponent_agent"),
+    ({"opponents": {"agent": 1.0}, "opponent_agent": "random", "more_opponent_agents": "heuristic"},
+     "more_opponent_agents must be a list"),
 ])
 def test_the_opponent_agent_is_checked_against_the_rules(data, match, no_nocrow_policies):
     with pytest.raises(ConfigError, match=match):

@@ -78,6 +78,27 @@ def test_the_opponent_agent_holds_both_seats_of_its_team_in_its_share_of_episode
     assert abs(against / 2000 - 0.5) < 0.04 and min(teams.values()) > 400  # the learner sits on either team
 
 
+def test_more_opponent_agents_share_the_agent_kinds_episodes_equally():
+    mix = OpponentMix(self_play=0.5, snapshot=0.0, heuristic=0.0, random=0.0, agent=0.5)
+    cfg = Config(opponents=mix, opponent_agent="heuristic?margin=0.2", more_opponent_agents=["random", "heuristic"])
+    pool = OpponentPool(cfg, lambda model: None, seed=7)  # type: ignore[arg-type,return-value]
+    first, rnd, heur = pool.agents
+    assert first is pool.fixed["agent"] and first.agent.margin == 0.2
+    assert type(rnd.agent).__name__ == "RandomAgent" and heur.agent.margin != 0.2  # each built from its own name
+    learner = NetController(lambda obs, masks: (None, {}), "self_play")
+    assign = pool.assigner(learner)
+    drawn: Counter = Counter()
+    for i in range(3000):
+        ctrl, seats = assign(i)
+        if len(seats) == 2:
+            opp = {id(ctrl[s]) for s in range(4) if s not in seats}
+            assert len(opp) == 1  # one agent holds both seats of its team
+            drawn[next(iter(opp))] += 1
+    assert abs(sum(drawn.values()) / 3000 - 0.5) < 0.04  # the agent kind keeps its share ...
+    shares = [drawn[id(c)] / sum(drawn.values()) for c in pool.agents]
+    assert all(abs(x - 1 / 3) < 0.05 for x in shares), shares  # ... split equally among the three
+
+
 def test_an_existing_mix_draws_the_same_opponents_with_the_agent_kind_added():
     """The agent kind came last with weight 0 by default: an existing config's draws are those of the four
     kinds of before (the same generator calls, the same outcomes)."""

@@ -171,3 +171,18 @@ def test_a_fixed_opponent_agent_is_trained_against_and_evaluated(tmp_path, agent
     ratings = json.loads((out / "ratings.json").read_text())["ratings"]
     assert {r["agent"] for r in ratings} == {"update_000002", "random", "heuristic"} | (
         set() if agent == "random" else {"agent"})
+
+
+def test_more_opponent_agents_are_trained_against(tmp_path):
+    """A run whose agent episodes go to two fixed opponents collects, trains and writes its checkpoint, and the
+    checkpoint's config keeps both names (a resumed or audited run knows what it was trained against)."""
+    from agents.checkpoint import read_checkpoint
+
+    out = tmp_path / "run"
+    cli.run(_config(tmp_path, "ppo", opponents={"self_play": 0.0, "snapshot": 0.0, "heuristic": 0.0, "agent": 1.0},
+                    opponent_agent="random", more_opponent_agents=["heuristic?margin=0.1"], eval_deals=0),
+            str(out), evaluate=False)
+    scalars = read_scalars(str(out / "tb"))
+    assert "charts/return_vs_agent" in scalars and "charts/return_vs_self_play" not in scalars
+    saved = read_checkpoint(str(out / "checkpoint.pt"))["config"]
+    assert (saved["opponent_agent"], saved["more_opponent_agents"]) == ("random", ["heuristic?margin=0.1"])
