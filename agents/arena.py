@@ -436,6 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the results as JSON (atomically)")
     p.add_argument("--plot", metavar="FILE.png", help="draw adp with 95%% CIs (and ratings) to a PNG")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--keep-deals", action="store_true",
+                   help="keep every duplicate deal's value in --out (deal_values), so that two results on the same "
+                        "deals can be compared deal by deal (crowsnest-compare)")
     return p
 
 
@@ -467,7 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = {"variant": args.variant, "crow": args.crow, "deals": args.deals, "seed": args.seed,
             "workers": args.workers, "games": args.games, "max_hands": args.max_hands,
             "max_redeals": args.max_redeals, "progress": not args.no_progress, "backend": args.backend,
-            "address": args.address}
+            "address": args.address, "keep_deals": args.keep_deals}
+    if args.keep_deals and not args.out:
+        parser.error("--keep-deals keeps the deals' values in the --out file: give --out")
     # everything that can be checked is checked before the first deal: hours of play must not
     # end in a bad output path or an agent option that fails mid-game
     try:
