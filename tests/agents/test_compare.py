@@ -82,3 +82,13 @@ def test_keep_deals_needs_an_out_file(capsys):
     with pytest.raises(SystemExit) as exc:
         arena(["--a", "random", "--b", "random", "--deals", "2", "--workers", "1", "--no-progress", "--keep-deals"])
     assert exc.value.code == 2 and "--keep-deals keeps the deals' values in the --out file" in capsys.readouterr().err
+
+
+def test_the_module_runs_as_a_command(games):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "agents.compare", games["heuristic"], games["random"], "--json"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["x"] == "heuristic"
