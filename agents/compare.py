@@ -30,23 +30,34 @@ MATCH_KEYS = ("variant", "crow", "seed", "deals", "b")
 """the pairing fields two results must share to be compared deal by deal"""
 
 
-def load_pairing(path: str, index: int = 0) -> dict[str, Any]:
-    """The ``index``-th pairing of an arena result file, with its ``deal_values``; ValueError naming the
-    file and what is missing (no such file, not arena JSON, no such pairing, no kept deals)."""
+def read_pairing(path: str, index: int | None = None) -> dict[str, Any]:
+    """A pairing of a ``crowsnest-arena --out`` file: its only one (``index`` None: the file must hold exactly
+    one) or its ``index``-th; ValueError naming the file and the problem (no such file, not JSON, not an arena
+    result, no such pairing)."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: not an arena result (unreadable JSON: {err})") from None
+        raise ValueError(f"{path}: not JSON, so not an arena result ({err})") from None
     pairings = data.get("pairings") if isinstance(data, dict) else None
-    if not isinstance(pairings, list) or not pairings:
+    if index is None:
+        if not isinstance(pairings, list) or len(pairings) != 1 or not isinstance(pairings[0], dict):
+            raise ValueError(f"{path}: not a one-pairing crowsnest-arena --out file")
+        return pairings[0]
+    if not isinstance(pairings, list) or not pairings or not all(isinstance(p, dict) for p in pairings):
         raise ValueError(f"{path}: not an arena result (no pairings)")
     if not 0 <= index < len(pairings):
         raise ValueError(f"{path}: has {len(pairings)} pairing(s); --pairing {index} is out of range")
-    pairing = pairings[index]
-    values = pairing.get("deal_values") if isinstance(pairing, dict) else None
+    return pairings[index]
+
+
+def load_pairing(path: str, index: int = 0) -> dict[str, Any]:
+    """:func:`read_pairing`'s ``index``-th pairing, which must hold its ``deal_values``
+    (``crowsnest-arena --keep-deals``); ValueError naming the file and what is missing."""
+    pairing = read_pairing(path, index)
+    values = pairing.get("deal_values")
     if not isinstance(values, list) or not all(isinstance(v, (int, float)) for v in values):
         raise ValueError(f"{path}: pairing {index} kept no deal values; play it with crowsnest-arena --keep-deals")
     if len(values) != pairing.get("deals"):

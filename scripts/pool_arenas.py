@@ -12,7 +12,6 @@ squares exactly, so the pooled figure is the one a single arena over all those d
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from agents.compare import read_pairing as read_one_pairing  # noqa: E402
 from agents.stats import student_t_ppf  # noqa: E402
 
 
@@ -60,18 +60,13 @@ FIELDS = ("a", "b", "variant", "seed", "deals", "adp", "adp_std", "adp_ci95")
 
 
 def read_pairing(path: str) -> dict[str, Any]:
-    """The one pairing of a ``crowsnest-arena --out`` file; ValueError naming the file if it is not one."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except ValueError as err:
-        raise ValueError(f"{path}: not JSON ({err})") from err
-    pairings = data.get("pairings") if isinstance(data, dict) else None
-    if not isinstance(pairings, list) or len(pairings) != 1 or not isinstance(pairings[0], dict):
-        raise ValueError(f"{path}: not a one-pairing crowsnest-arena --out file")
-    missing = [k for k in FIELDS if k not in pairings[0]]
+    """The one pairing of a ``crowsnest-arena --out`` file (:func:`agents.compare.read_pairing`), with the
+    fields pooling reads; ValueError naming the file if it is not one."""
+    pairing = read_one_pairing(path)
+    missing = [k for k in FIELDS if k not in pairing]
     if missing:
         raise ValueError(f"{path}: its pairing lacks {', '.join(missing)}")
-    return pairings[0]
+    return pairing
 
 
 def main(argv: Sequence[str] | None = None) -> int:

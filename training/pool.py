@@ -61,16 +61,15 @@ class OpponentPool:
             self.fixed["heuristic"] = AgentController(HeuristicAgent(seed=seed), "heuristic")
         if mix.random > 0:
             self.fixed["random"] = AgentController(RandomAgent(seed=seed), "random")
-        if mix.agent > 0:  # one agent for both seats of its team, as heuristic and random (agents act on views)
+        # the agent kind: one agent for both seats of its team, as heuristic and random (agents act on views);
+        # more_opponent_agents share its episodes, one of them drawn per episode
+        self.agents: list[AgentController] = []
+        if mix.agent > 0:
             from agents import make_agent
 
-            self.fixed["agent"] = AgentController(make_agent(cfg.opponent_agent, seed=seed), "agent")
-        # more_opponent_agents share the agent kind's episodes: one of these is drawn per episode
-        self.agents = [self.fixed["agent"]] if mix.agent > 0 else []
-        if mix.agent > 0 and cfg.more_opponent_agents:
-            from agents import make_agent
-
-            self.agents += [AgentController(make_agent(name, seed=seed), "agent") for name in cfg.more_opponent_agents]
+            self.agents = [AgentController(make_agent(name, seed=seed), "agent")
+                           for name in (cfg.opponent_agent, *cfg.more_opponent_agents)]
+            self.fixed["agent"] = self.agents[0]
 
     def add(self, path: str, data: dict[str, Any] | None = None) -> None:
         """Add the snapshot at ``path`` (``data``: its already-read checkpoint, e.g. on a remote actor)."""
