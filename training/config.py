@@ -174,8 +174,9 @@ class Config:
     more_opponent_agents: list[str] = field(default_factory=list)
     """further fixed opponents that share ``opponents.agent``'s episodes equally with ``opponent_agent``, one
     drawn per episode (e.g. a target and the best response that exploits it, so that a policy learns to beat
-    the one without being exploited by the other); each checked as ``opponent_agent`` is. The interval
-    evaluations play ``opponent_agent`` only"""
+    the one without being exploited by the other); each checked as ``opponent_agent`` is. A name listed more
+    than once (``opponent_agent`` counts) is one agent drawn that many times as often: ``opponent_agent: A`` with
+    ``[A, A, A, B]`` plays B in a fifth of those episodes. The interval evaluations play ``opponent_agent`` only"""
     teacher_auction: float = 0.0
     """fraction of episodes whose learner-seat auction is bid by the heuristic (those bids are not
     trained on; the discard, trump and card play that follow are): keeps contracts, and so

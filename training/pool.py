@@ -62,13 +62,17 @@ class OpponentPool:
         if mix.random > 0:
             self.fixed["random"] = AgentController(RandomAgent(seed=seed), "random")
         # the agent kind: one agent for both seats of its team, as heuristic and random (agents act on views);
-        # more_opponent_agents share its episodes, one of them drawn per episode
+        # more_opponent_agents share its episodes, one of them drawn per episode; a name listed n times is one
+        # agent drawn n times as often (a weighted mix without another config field)
         self.agents: list[AgentController] = []
         if mix.agent > 0:
             from agents import make_agent
 
-            self.agents = [AgentController(make_agent(name, seed=seed), "agent")
-                           for name in (cfg.opponent_agent, *cfg.more_opponent_agents)]
+            built: dict[str, AgentController] = {}
+            for name in (cfg.opponent_agent, *cfg.more_opponent_agents):
+                if name not in built:
+                    built[name] = AgentController(make_agent(name, seed=seed), "agent")
+                self.agents.append(built[name])
             self.fixed["agent"] = self.agents[0]
 
     def add(self, path: str, data: dict[str, Any] | None = None) -> None:

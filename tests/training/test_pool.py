@@ -99,6 +99,20 @@ def test_more_opponent_agents_share_the_agent_kinds_episodes_equally():
     assert all(abs(x - 1 / 3) < 0.05 for x in shares), shares  # ... split equally among the three
 
 
+def test_a_name_listed_again_is_one_agent_drawn_as_often_as_it_is_listed():
+    mix = OpponentMix(self_play=0.0, snapshot=0.0, heuristic=0.0, random=0.0, agent=1.0)
+    cfg = Config(opponents=mix, opponent_agent="heuristic", more_opponent_agents=["heuristic", "heuristic", "random"])
+    pool = OpponentPool(cfg, lambda model: None, seed=3)  # type: ignore[arg-type,return-value]
+    heur, again, third, rnd = pool.agents
+    assert heur is again is third and type(rnd.agent).__name__ == "RandomAgent"  # one heuristic, built once
+    assign = pool.assigner(NetController(lambda obs, masks: (None, {}), "self_play"))
+    drawn: Counter = Counter()
+    for i in range(4000):
+        ctrl, seats = assign(i)
+        drawn[next(id(ctrl[s]) for s in range(4) if s not in seats)] += 1
+    assert abs(drawn[id(rnd)] / 4000 - 0.25) < 0.03 and abs(drawn[id(heur)] / 4000 - 0.75) < 0.03
+
+
 def test_an_existing_mix_draws_the_same_opponents_with_the_agent_kind_added():
     """The agent kind came last with weight 0 by default: an existing config's draws are those of the four
     kinds of before (the same generator calls, the same outcomes)."""
