@@ -90,7 +90,8 @@ class ExpertAgent(PIMCAgent):
                  temperature: float = 0.5, bid_margin: float | None = None, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
                  bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
-                 bidder: Agent | None = None, partner_calls: bool | str = True, declarer_calls: int = 0):
+                 bidder: Agent | None = None, partner_calls: bool | str = True, declarer_calls: int = 0,
+                 bid_cap: float | None = None):
         super().__init__(seed=seed, samples=samples, nodes=nodes, exact=exact, time_limit=time_limit,
                          min_samples=min_samples, trump_bias=trump_bias,
                          from_trick=0 if from_trick is None else from_trick,
@@ -100,7 +101,7 @@ class ExpertAgent(PIMCAgent):
                          auction="heuristic" if auction is None and bidder is None else auction,
                          keep=keep, bid_worlds=bid_worlds, bid_nodes=bid_nodes, bid_threshold=bid_threshold,
                          bid_bias=bid_bias, value=value, bidder=bidder,
-                         partner_calls=partner_calls, declarer_calls=declarer_calls)
+                         partner_calls=partner_calls, declarer_calls=declarer_calls, bid_cap=bid_cap)
         # FROM_TRICK was measured with the shipped policies: with another policy, or from_trick set,
         # one first searched trick for every rule set
         self.by_rule_set = from_trick is None and policy is None

@@ -82,11 +82,12 @@ class HeuristicAgent:
 
 
 # -------------------------------------------------------------------- auction
-def bid_action(view: PlayerView, margin: float = 0.1, support: float = 8.0, value: float | None = None) -> int:
-    """The heuristic's auction action for ``view`` (a bid id or pass = 0): it bids up to the hand's
-    estimate less ``margin`` of the hand's points, or up to ``value`` when one is given (a bidder
-    that values the hand its own way, :mod:`agents.search_bid`, with the same rules around it)."""
-    v, lay = view.variant, view.layout
+def bid_limit(view: PlayerView, margin: float = 0.1, support: float = 8.0, value: float | None = None) -> float:
+    """The highest bid the heuristic's auction makes from ``view``: the hand's estimate less ``margin``
+    of the hand's points (or ``value`` when one is given: a bidder that values the hand its own way,
+    :mod:`agents.search_bid`), moved by the partner's calls, by being last to speak, and by whether the
+    contract would be taken from the partner."""
+    v = view.variant
     safety = margin * v.total_points if value is None else 0.0  # a given value keeps no margin
     if value is None:
         value = estimate_points(view.cards, view.hand) - safety
@@ -97,11 +98,18 @@ def bid_action(view: PlayerView, margin: float = 0.1, support: float = 8.0, valu
         value -= support / 2
     if view.high_bid == 0 and view.passed.bit_count() == NUM_SEATS - 1:
         value += safety  # last to speak: open on the estimate, not redeal
-    nxt = v.min_bid if view.high_bid == 0 else view.high_bid + v.bid_step
     if view.high_bidder == view.partner:
         value -= 3 * v.bid_step  # only take the contract from partner with a clear surplus
-    if nxt <= min(value, v.max_bid):
-        return lay.bid_action(nxt)
+    return value
+
+
+def bid_action(view: PlayerView, margin: float = 0.1, support: float = 8.0, value: float | None = None) -> int:
+    """The heuristic's auction action for ``view`` (a bid id or pass = 0): the next bid while it is
+    within :func:`bid_limit`."""
+    v = view.variant
+    nxt = v.min_bid if view.high_bid == 0 else view.high_bid + v.bid_step
+    if nxt <= min(bid_limit(view, margin, support, value), v.max_bid):
+        return view.layout.bid_action(nxt)
     return 0
 
 

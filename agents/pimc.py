@@ -27,7 +27,10 @@
   ``auction=search`` bids on the hand's value searched over sampled deals (:mod:`agents.search_bid`;
   measured 18 to 27 points a deal worse than the heuristic's auction against ``pimc``).
   ``bidder=NAME`` (any agent name that is not a search, e.g. ``checkpoint:PATH``) bids instead of
-  all of these (``auction=bidder``), while the rest of the agent stays as it is.
+  all of these (``auction=bidder``), while the rest of the agent stays as it is. ``bid_cap=X`` (points)
+  lets a trained bidder's bid stand only up to the heuristic rule's limit for the seat (its estimate at
+  ``bid_margin``, moved by the partner's calls) plus X, and passes above it (a price that a bidder driving
+  the auction up cannot push this seat past).
   With ``inference=true`` each world is weighted by how likely that policy makes the other seats'
   calls and cards (:mod:`agents.inference`); :mod:`agents.expert` is that combination.
   ``declarer_calls=N`` (0 by default) weighs a declarer's calls as well where this seat is not the
@@ -53,7 +56,7 @@ from crowsnest_env.rules import CardSet, Phase, PlayerView, iter_cards
 from ._eval import outcome, power
 from ._sampler import sample_world
 from ._solver import DoubleDummy
-from .heuristic import HeuristicAgent, choose_card
+from .heuristic import HeuristicAgent, bid_limit, choose_card
 from .specs import parse_bool
 
 VALUES = ("double_dummy", "rollouts")
@@ -121,7 +124,8 @@ class PIMCAgent:
                  temperature: float = 1.0, bid_margin: float = 0.0, auction: str | None = None,
                  keep: float = 0.0, bid_worlds: int | None = None, bid_nodes: int | None = None,
                  bid_threshold: float | None = None, bid_bias: float | None = None, value: str = "double_dummy",
-                 bidder: Agent | None = None, partner_calls: bool | str = True, declarer_calls: int = 0):
+                 bidder: Agent | None = None, partner_calls: bool | str = True, declarer_calls: int = 0,
+                 bid_cap: float | None = None):
         self.rng = random.Random(seed)
         self.samples = count_option("samples", samples, 1)
         self.nodes = count_option("nodes", nodes, 1)
@@ -161,6 +165,9 @@ class PIMCAgent:
         if bidder is not None:
             auction = "bidder"
         self.auction = auction or ("policy" if self.policy is not None else "heuristic")
+        # a trained bidder's bid stands only up to the heuristic rule's limit (bid_margin) plus bid_cap points;
+        # above it this seat passes (None: no cap). The rule's own auction never bids above its limit.
+        self.bid_cap = None if bid_cap in (None, "", "none", "None") else number_option("bid_cap", bid_cap)
         self.bidder: Agent = {"policy": self.policy, "bidder": bidder}.get(  # type: ignore[assignment]
             self.auction, self.heuristic)
         # the search auction's options, checked where given (SearchBidder holds their defaults)
@@ -222,6 +229,14 @@ class PIMCAgent:
         """The agent that makes this seat's calls in the auction."""
         return self.bidder
 
+    def capped(self, view: PlayerView, action: int) -> int:
+        """``action`` (a call), or a pass where ``bid_cap`` is set, pass is legal and the call bids more than
+        the heuristic rule's limit for this seat (:func:`agents.heuristic.bid_limit`) plus ``bid_cap``."""
+        if self.bid_cap is None or action == 0 or not view.legal & 1:
+            return action
+        limit = bid_limit(view, self.heuristic.margin, self.heuristic.support) + self.bid_cap
+        return 0 if view.layout.bid_value(action) > limit else action
+
     def first_searched_trick(self, view: PlayerView) -> int:
         """The first trick (0-based) whose cards the search chooses; the guide plays those before it."""
         return self.from_trick
@@ -234,7 +249,7 @@ class PIMCAgent:
         """The action :meth:`act` takes, and the searched mean value of each legal play (by
         action id) when it searched; None when the guide chose or the move was forced."""
         if view.phase is Phase.AUCTION and view.legal:
-            return self.bidder_for(view).act(view), None
+            return self.capped(view, self.bidder_for(view).act(view)), None
         if view.phase is not Phase.PLAY or not view.legal or view.trick_no < self.first_searched_trick(view):
             return self.guide.act(view), None
         off = view.layout.play_offset

@@ -153,6 +153,32 @@ def test_pimc_bidder_option_bids_and_leaves_the_rest_alone():
             make_agent(bad)
 
 
+def test_bid_cap_lets_a_bidders_call_stand_only_up_to_the_rules_limit_plus_the_cap():
+    """``bid_cap=X``: the bidder's call where it bids at most the heuristic rule's limit (at ``bid_margin``)
+    plus X, a pass above it; the cap never turns a pass into a bid, and expert keeps its rule set's file."""
+    from agents.expert import auction_file
+    from agents.heuristic import bid_limit
+
+    file = f"checkpoint:{auction_file('tournament')}"
+    bidder = make_agent(file, seed=0)
+    views = [v for v in _auction_views("tournament", 40) if v.legal & 1]
+    calls = [bidder.act(v) for v in views]
+    for cap in (-5, 0, 10):
+        capped = make_agent(f"pimc?bid_cap={cap},bidder={file}", seed=0)
+        expert = make_agent(f"expert?bid_cap={cap}", seed=0)
+        for view, call in zip(views, calls):
+            over = call != 0 and view.layout.bid_value(call) > bid_limit(view, 0.0) + cap
+            assert capped.act(view) == (0 if over else call) == expert.act(view)
+    over_zero = sum(c != 0 and v.layout.bid_value(c) > bid_limit(v, 0.0) for v, c in zip(views, calls))
+    assert 0 < over_zero < sum(c != 0 for c in calls)  # the file bids past the limit on some calls, not all
+    assert make_agent("expert", seed=0).bid_cap is None and make_agent("expert?bid_cap=none").bid_cap is None
+    # the rule's own auction never bids past its limit: a cap of 0 or more leaves pimc's calls as they are
+    plain, capped_pimc = make_agent("pimc", seed=0), make_agent("pimc?bid_cap=0", seed=0)
+    assert [plain.act(v) for v in views] == [capped_pimc.act(v) for v in views]
+    with pytest.raises(ValueError, match="bid_cap must be a finite number"):
+        make_agent("expert?bid_cap=high")
+
+
 def test_expert_bids_with_its_rule_sets_auction_file_unless_told():
     """In the rule sets of AUCTION_FILES expert's calls are their file's policy (a best response to pimc's
     auction); elsewhere, or with any auction option, the auction given (pimc's by default)."""
