@@ -13,3 +13,6 @@ run n2_expert_mixed20_vs_pimc_s11 "expert?bidder=checkpoint:$M" pimc 11
 run n3_br_calls_in_expert_vs_expert_mixed20_s20200101 "phase:base=expert;auction=checkpoint:$BR" \
   "expert?bidder=checkpoint:$M" 20200101
 run n4_expert_mixed20_vs_heuristic_s2026 "expert?bidder=checkpoint:$M" heuristic 2026
+# the amendment's diagnostic (after N1-N4)
+run d1_br_calls_vs_mixed20_no_inference_s20200101 "phase:base=expert?inference=false;auction=checkpoint:$BR" \
+  "expert?inference=false,bidder=checkpoint:$M" 20200101
