@@ -18,3 +18,12 @@ for arm in br m50 m20; do
       --b "${OPP[$o]}" --deals 2000 --seed 777 --workers 1 --no-progress --keep-deals --out "$f" > /dev/null
   done
 done
+# then the stand-in on the preregistered games' own deals (300 each): N3's, N1's and N2's
+[ -f "$D/br_vs_m20_s20200101.json" ] || crowsnest-arena --variant tournament --a "phase:base=learned;auction=checkpoint:$BR" \
+  --b "phase:base=learned;auction=checkpoint:${FILE[m20]}" --deals 300 --seed 20200101 --workers 1 --no-progress \
+  --keep-deals --out "$D/br_vs_m20_s20200101.json" > /dev/null
+for s in 29 11; do
+  [ -f "$D/m20_vs_pimc_s$s.json" ] || crowsnest-arena --variant tournament \
+    --a "phase:base=learned;auction=checkpoint:${FILE[m20]}" --b "${OPP[pimc]}" --deals 300 --seed $s --workers 1 \
+    --no-progress --keep-deals --out "$D/m20_vs_pimc_s$s.json" > /dev/null
+done
