@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from agents import make_agent
 from agents.heuristic import bid_limit
+from agents.rollouts import play_out
 from crowsnest_env.rules import NUM_SEATS, Phase, new_game, player_view
 
 A = "docs/results/attempts"
@@ -54,8 +55,7 @@ def contracts(target: str, opponent: str, rule_set: str, hands: int, seed: int) 
             declared += 1
             gaps.append(last_gap[state.high_bidder])
             bids.append(state.high_bid)
-            while not state.results:
-                state.apply(play.act(player_view(state, state.to_move)))
+            play_out([state], play)
             result = state.results[-1]
             nets.append(result.score_change[target_team] - result.score_change[1 - target_team])
             made.append(result.made)
