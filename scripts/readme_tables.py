@@ -260,6 +260,46 @@ def exploit(results: Path) -> list[str]:
     return lines
 
 
+AUCTION_EXPLOIT = "attempts/expert_br_auction{}", "attempts/expert_auction_exploitability{}"
+"""issue 15 goal 4: per rule set (suffix ``_<rule set>``, none for crowsnest), the folders of the best response to
+``pimc``'s auction (which became ``expert``'s auction) and of the one to ``expert``'s own auction; each folder's
+``exploit/exploit.json`` at its recorded budget, the same at a longer budget in ``<folder>_8m`` and so on, and in
+the second ``arena/x1_*.json``: the best response's calls inside ``expert``, against ``expert``"""
+
+
+@table("auction-exploitability")
+def auction_exploitability(results: Path) -> list[str]:
+    """How much a best response's calls alone take from ``pimc``'s auction and from ``expert``'s, in the fast
+    stand-in (the exploit tool's by-phase row "auction", its held-out deals), and inside ``expert``."""
+    lines = ["| rule set | from `pimc`'s auction | from `expert`'s auction "
+             "| the same calls inside `expert`, against `expert` |", "|---|---|---|---|"]
+
+    def measured(base: Path) -> str:
+        longer = sorted((f for f in base.parent.glob(f"{base.name}_*m")
+                         if re.fullmatch(r"_\d+m", f.name[len(base.name):])),
+                        key=lambda f: int(f.name[len(base.name) + 1:-1]))
+        found = []
+        for folder in (base, *longer):
+            path = folder / "exploit" / "exploit.json"
+            if path.exists():
+                d = json.loads(path.read_text(encoding="utf-8"))
+                found.append(f"{adp(d['by_phase']['auction'])} ({millions(d['budget']['decisions'])})"
+                             f"{stale_files(d.get('target_files') or {})}")
+        return "; ".join(found) or "not measured"
+
+    for rs in rule_set_names():
+        suffix = "" if rs == "crowsnest" else f"_{rs}"
+        pimcs, experts = (results / pattern.format(suffix) for pattern in AUCTION_EXPLOIT)
+        if not (ROOT / "agents" / "policies" / "expert" / f"{rs}_auction.pt").exists():
+            own = "`expert` bids as `pimc`"
+        else:
+            own = measured(experts)
+        games = sorted(experts.glob("arena/x1_*.json"))
+        lines.append(cells(rs, measured(pimcs), own,
+                           "; ".join(adp(pairing(results, str(g.relative_to(results)))) for g in games) or "—"))
+    return lines
+
+
 STANDING_AGENTS = ("random", "learned", "pimc", "expert", "double_dummy")
 """the columns: every agent against the heuristic; double_dummy sees all four hands (a cheating reference)"""
 BOARD_AGENTS = ("random", "learned")
